@@ -1,0 +1,109 @@
+"""Per-tournament rule settings (RULES.md: every value marked "setting").
+
+A tournament's settings travel through the engine as one immutable ``Rules`` value, never
+as globals. The defaults are the FCG defaults of RULES.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from scoring.errors import RuleError
+
+E = TypeVar("E", bound=enum.StrEnum)
+
+
+class DrawRule(enum.StrEnum):
+    """When the stock is exhausted (RULES.md §4). Only the scorecard explanation differs."""
+
+    STOCK_EXHAUSTED = "stock_exhausted"  # FCG: the last stock card may be drawn
+    TWO_CARDS_LEFT = "two_cards_left"  # classic: the last two stock cards are never drawn
+
+
+class DealScope(enum.StrEnum):
+    """Which matches of a round play the same boxes (RULES.md §8)."""
+
+    ROUND = "round"  # one deal set for the whole field (default)
+    MATCH = "match"  # one deal set per match
+
+
+class Tiebreak(enum.StrEnum):
+    """Tiebreaks after match points and small points, in a per-tournament order (§9)."""
+
+    HEAD_TO_HEAD = "head_to_head"
+    WINS = "wins"
+    GINS = "gins"
+    LOTS = "lots"
+
+
+DEFAULT_TIEBREAKS = (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS, Tiebreak.LOTS)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """Every rule value a tournament may set, with the RULES.md defaults."""
+
+    hands_per_match: int = 8
+    knock_limit: int = 10
+    knock_bonus: int = 15
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    big_gin_bonus: int = 35
+    draw_rule: DrawRule = DrawRule.STOCK_EXHAUSTED
+    match_points_win: int = 3
+    match_points_tie: int = 2
+    match_points_loss: int = 1
+    match_points_bye: int = 2
+    small_points_bye: int = 0
+    match_points_forfeit_win: int = 3
+    match_points_forfeit_loss: int = 0
+    small_points_forfeit: int = 0
+    deal_scope: DealScope = DealScope.ROUND
+    knockout_tiebreak_hands: int = 2
+    lateness_limit_minutes: int = 15
+    tiebreaks: tuple[Tiebreak, ...] = field(default=DEFAULT_TIEBREAKS)
+
+    def __post_init__(self) -> None:
+        # Coerce plain values (from a form, JSON or a database row) into the enums.
+        object.__setattr__(self, "draw_rule", _enum(DrawRule, self.draw_rule, "draw rule"))
+        object.__setattr__(self, "deal_scope", _enum(DealScope, self.deal_scope, "deal scope"))
+        tiebreaks = tuple(_enum(Tiebreak, t, "tiebreak") for t in self.tiebreaks)
+        object.__setattr__(self, "tiebreaks", tiebreaks)
+        self._check()
+
+    def _check(self) -> None:
+        if not 1 <= self.hands_per_match <= 64:
+            raise RuleError(f"hands per match must be 1 to 64, not {self.hands_per_match}")
+        if not 1 <= self.knock_limit <= 99:
+            raise RuleError(f"knock limit must be 1 to 99, not {self.knock_limit}")
+        for name in ("knock_bonus", "gin_bonus", "undercut_bonus", "big_gin_bonus",
+                     "small_points_bye", "small_points_forfeit", "lateness_limit_minutes"):
+            if getattr(self, name) < 0:
+                raise RuleError(f"{name.replace('_', ' ')} cannot be negative")
+        if not (self.match_points_win > self.match_points_tie > self.match_points_loss >= 0):
+            raise RuleError("match points must rank win > tie > loss >= 0")
+        if self.match_points_bye < 0 or self.match_points_forfeit_loss < 0:
+            raise RuleError("match points for a bye or a forfeit cannot be negative")
+        if self.match_points_forfeit_win < self.match_points_forfeit_loss:
+            raise RuleError("a forfeit win cannot earn fewer match points than the loss")
+        if not 1 <= self.knockout_tiebreak_hands <= 16:
+            raise RuleError("extra hands for a tied knockout match must be 1 to 16")
+        if len(set(self.tiebreaks)) != len(self.tiebreaks):
+            raise RuleError("a tiebreak may appear only once in the order")
+
+    def replace(self, **changes: object) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+
+def _enum(kind: type[E], value: object, what: str) -> E:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in kind)
+        raise RuleError(f"unknown {what} {value!r}; expected one of: {choices}") from None
+
+
+DEFAULT_RULES = Rules()

@@ -1,0 +1,71 @@
+import datetime as dt
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from tournament.models import AuditEntry, Role, StaffRole
+from tournament.services import ServiceError
+from tournament.services.tournaments import create_tournament, update_tournament
+
+VALUES = {"name": "Asia Open", "slug": "asia-open", "starts_on": dt.date(2026, 5, 1),
+          "ends_on": dt.date(2026, 5, 3)}
+
+
+def test_superuser_creates_a_tournament_with_rule_book_defaults(admin_user, actor):
+    tournament = create_tournament(actor(admin_user), **VALUES)
+    assert tournament.knock_limit == 10 and tournament.hands_per_match == 8
+    assert AuditEntry.objects.get(tournament=tournament).summary == (
+        "root created the tournament Asia Open")
+
+
+def test_creator_with_the_permission_becomes_director(make_user, actor):
+    from django.contrib.auth.models import Permission
+
+    user = make_user("organiser")
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    user = type(user).objects.get(pk=user.pk)
+    tournament = create_tournament(actor(user), **VALUES)
+    assert StaffRole.objects.get(tournament=tournament, user=user).role == Role.DIRECTOR
+
+
+def test_plain_users_cannot_create(make_user, actor):
+    with pytest.raises(PermissionDenied):
+        create_tournament(actor(make_user()), **VALUES)
+
+
+def test_taken_slug_is_a_clear_error(admin_user, actor, tournament):
+    with pytest.raises(ServiceError, match="already taken"):
+        create_tournament(actor(admin_user), **{**VALUES, "slug": tournament.slug})
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"ends_on": dt.date(2026, 1, 1)}, "last day cannot be before"),
+    ({"match_points_tie": 5}, "match points must rank win > tie > loss"),
+    ({"knock_limit": 0}, "knock limit"),
+    ({"tiebreak_order": "wins,wins"}, "only once"),
+    ({"tiebreak_order": "coin_toss"}, "unknown tiebreak 'coin_toss'"),
+])
+def test_bad_settings_are_refused_and_nothing_changes(admin_user, actor, tournament, changes,
+                                                      message):
+    with pytest.raises(ServiceError, match=message):
+        update_tournament(actor(admin_user), tournament, **changes)
+    tournament.refresh_from_db()
+    assert tournament.knock_limit == 10 and tournament.match_points_tie == 2
+    assert not AuditEntry.objects.exists()
+
+
+def test_update_is_audited_in_words(admin_user, actor, tournament):
+    update_tournament(actor(admin_user), tournament, knock_limit=7, venue="Beijing")
+    entry = AuditEntry.objects.get(action="tournament.update")
+    assert entry.summary == "root changed venue Shanghai → Beijing, knock limit 10 → 7"
+    assert entry.ip_address == "10.0.0.7"
+
+
+def test_unchanged_update_writes_nothing(admin_user, actor, tournament):
+    update_tournament(actor(admin_user), tournament, knock_limit=10)
+    assert not AuditEntry.objects.exists()
+
+
+def test_referee_cannot_change_settings(staff_user, actor, tournament):
+    with pytest.raises(PermissionDenied):
+        update_tournament(actor(staff_user(tournament, Role.REFEREE)), tournament, knock_limit=5)

@@ -1,0 +1,31 @@
+"""English and Simplified Chinese are prepared from the start."""
+
+import gettext
+import re
+from pathlib import Path
+
+from django.urls import reverse
+
+LOCALE = Path(__file__).resolve().parents[2] / "tournament" / "locale"
+
+
+def test_pages_speak_chinese_when_asked(client, tournament):
+    response = client.get(reverse("public:home"), HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    html = response.content.decode()
+    assert '<html lang="zh-hans">' in html
+    assert "赛事" in html and "登录" in html
+
+
+def test_english_is_the_default(client, tournament):
+    html = client.get(reverse("public:home")).content.decode()
+    assert '<html lang="en">' in html and "Log in" in html
+
+
+def test_compiled_catalogue_matches_its_source():
+    po = LOCALE / "zh_Hans" / "LC_MESSAGES" / "django.po"
+    with open(po.with_suffix(".mo"), "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)._catalog
+    source_ids = set(re.findall(r'^msgid "(.+)"$', po.read_text(), re.M))
+    compiled_ids = {key[0] if isinstance(key, tuple) else key for key in compiled}
+    missing = source_ids - compiled_ids
+    assert not missing, f"run: python manage.py compilemessages ({sorted(missing)[:3]} ...)"

@@ -1,0 +1,82 @@
+"""The database refuses what the application must never store, whatever the code does."""
+
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from scoring import Rules, Tiebreak
+from tournament.models import Player, StaffRole, Team, Tournament
+
+
+def breaks(callable_, *args, **kwargs):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        callable_(*args, **kwargs)
+
+
+def test_rules_default_to_the_rule_book(tournament):
+    assert tournament.rules == Rules()
+    assert tournament.rules.tiebreaks == (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS,
+                                          Tiebreak.LOTS)
+
+
+def test_rules_follow_the_settings(tournament):
+    tournament.knock_limit = 7
+    tournament.tiebreak_order = "wins,lots"
+    assert tournament.rules.knock_limit == 7
+    assert tournament.rules.tiebreaks == (Tiebreak.WINS, Tiebreak.LOTS)
+
+
+@pytest.mark.parametrize("changes", [
+    {"ends_on": dt.date(2026, 11, 1)},
+    {"hands_per_match": 0},
+    {"knock_limit": 100},
+    {"match_points_tie": 3},
+    {"match_points_loss": 2},
+    {"match_points_forfeit_loss": 5},
+    {"status": "paused"},
+])
+def test_tournament_constraints(tournament, changes):
+    for name, value in changes.items():
+        setattr(tournament, name, value)
+    breaks(tournament.save)
+
+
+def test_slug_is_unique(tournament):
+    breaks(Tournament.objects.create, name="Copy", slug=tournament.slug,
+           starts_on=tournament.starts_on, ends_on=tournament.ends_on)
+
+
+def test_team_code_name_and_seed_are_unique_per_tournament(tournament, make_tournament,
+                                                           make_team):
+    make_team(tournament, code="CHN", name="China", seed="1")
+    breaks(Team.objects.create, tournament=tournament, code="CHN", name="Other")
+    breaks(Team.objects.create, tournament=tournament, code="CN2", name="CHINA")
+    breaks(Team.objects.create, tournament=tournament, code="CN3", name="Third", seed=1)
+    breaks(Team.objects.create, tournament=tournament, code="CN4", name="Fourth", seed=0)
+    other = make_tournament()
+    Team.objects.create(tournament=other, code="CHN", name="China", seed=1)  # another event
+
+
+def test_two_players_and_one_reserve_at_most(tournament, make_team):
+    team = make_team(tournament)
+    breaks(Player.objects.create, team=team, name="Third", number=3, is_reserve=False)
+    breaks(Player.objects.create, team=team, name="Dup", number=1, is_reserve=False)
+    breaks(Player.objects.create, team=team, name="Res", number=1, is_reserve=True)
+    Player.objects.create(team=team, name="Reserve", number=3, is_reserve=True)
+    breaks(Player.objects.create, team=team, name="Reserve 2", number=3, is_reserve=True)
+
+
+def test_one_role_per_user_and_only_referees_are_chief(tournament, make_user):
+    user = make_user()
+    StaffRole.objects.create(tournament=tournament, user=user, role="scorer")
+    breaks(StaffRole.objects.create, tournament=tournament, user=user, role="referee")
+    breaks(StaffRole.objects.create, tournament=tournament, user=make_user(), role="scorer",
+           is_chief_referee=True)
+    breaks(StaffRole.objects.create, tournament=tournament, user=make_user(), role="king")
+
+
+def test_field_history_is_kept(tournament):
+    tournament.venue = "Beijing"
+    tournament.save()
+    assert [h.venue for h in tournament.history.order_by("history_id")] == ["Shanghai", "Beijing"]

@@ -1,0 +1,133 @@
+"""Each role against each protected page, as a table written out by hand."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from tournament.models import Role, Tournament
+from tournament.permissions import Perm, has_perm, require
+from tournament.services.teams import create_team, parse_team_entry
+
+ROLES = ("anonymous", "no_role", "scorer", "referee", "chief_referee", "director",
+         "other_director", "superuser")
+STAFF = {"scorer", "referee", "chief_referee", "director", "superuser"}
+REFEREES = {"referee", "chief_referee", "director", "superuser"}
+DIRECTORS = {"director", "superuser"}
+
+# (url name, needs a team in the URL, roles that get the page)
+PAGES = [
+    ("director:dashboard", False, STAFF),
+    ("director:tournament_edit", False, DIRECTORS),
+    ("director:team_list", False, DIRECTORS),
+    ("director:team_create", False, DIRECTORS),
+    ("director:team_import", False, DIRECTORS),
+    ("director:team_edit", True, DIRECTORS),
+    ("director:team_delete", True, DIRECTORS),
+    ("director:staff", False, DIRECTORS),
+    ("director:audit", False, REFEREES),
+]
+
+
+@pytest.fixture
+def people(tournament, make_tournament, make_user, staff_user):
+    other = make_tournament(name="Other Cup", slug="other-cup")
+    return {
+        "anonymous": None,
+        "no_role": make_user("nobody"),
+        "scorer": staff_user(tournament, Role.SCORER),
+        "referee": staff_user(tournament, Role.REFEREE),
+        "chief_referee": staff_user(tournament, Role.REFEREE, chief=True),
+        "director": staff_user(tournament, Role.DIRECTOR),
+        "other_director": staff_user(other, Role.DIRECTOR),
+        "superuser": make_user("root", superuser=True),
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("url_name", "with_team", "allowed"), PAGES)
+def test_each_role_on_each_staff_page(client, tournament, make_team, people, role, url_name,
+                                      with_team, allowed):
+    args = [tournament.slug]
+    if with_team:
+        args.append(make_team(tournament).pk)
+    url = reverse(url_name, args=args)
+    user = people[role]
+    if user is not None:
+        client.force_login(user)
+
+    response = client.get(url)
+
+    if role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif role in allowed:
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 403
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_superusers_create_tournaments(client, people, role):
+    user = people[role]
+    if user is not None:
+        client.force_login(user)
+    response = client.get(reverse("director:tournament_create"))
+    expected = {"anonymous": 302, "superuser": 200}.get(role, 403)
+    assert response.status_code == expected
+
+
+def test_staff_removal_is_post_only_and_directors_only(client, tournament, people, staff_user):
+    scorer_role = tournament.staff.get(user=people["scorer"])
+    url = reverse("director:staff_remove", args=[tournament.slug, scorer_role.pk])
+    client.force_login(people["referee"])
+    assert client.post(url).status_code == 403
+    client.force_login(people["director"])
+    assert client.get(url).status_code == 405
+    assert client.post(url).status_code == 302
+    assert not tournament.staff.filter(pk=scorer_role.pk).exists()
+
+
+@pytest.mark.parametrize(("role", "perm", "expected"), [
+    ("scorer", Perm.ENTER_RESULTS, True),
+    ("scorer", Perm.SIGN_OFF, False),
+    ("scorer", Perm.VIEW_DEALS, False),
+    ("referee", Perm.SIGN_OFF, True),
+    ("referee", Perm.CORRECT_SIGNED_RESULT, True),
+    ("referee", Perm.DISQUALIFY, False),
+    ("referee", Perm.VIEW_DEALS, False),
+    ("chief_referee", Perm.DISQUALIFY, True),
+    ("chief_referee", Perm.MANAGE_TEAMS, False),
+    ("director", Perm.VIEW_DEALS, True),
+    ("director", Perm.DISQUALIFY, True),
+    ("other_director", Perm.VIEW_STAFF_AREA, False),
+    ("superuser", Perm.VIEW_DEALS, True),
+    ("no_role", Perm.VIEW_STAFF_AREA, False),
+])
+def test_role_permissions(tournament, people, role, perm, expected):
+    assert has_perm(people[role], tournament, perm) is expected
+
+
+def test_inactive_staff_lose_their_permissions(tournament, people):
+    director = people["director"]
+    director.is_active = False
+    director.save()
+    with pytest.raises(PermissionDenied):
+        require(director, tournament, Perm.MANAGE_TEAMS)
+
+
+def test_services_check_permissions_not_only_views(tournament, people, actor):
+    entry = parse_team_entry({"code": "X", "name": "X", "player1": "a", "player2": "b"})
+    for role in ("scorer", "referee", "other_director", "no_role"):
+        with pytest.raises(PermissionDenied):
+            create_team(actor(people[role]), tournament, entry)
+    assert not tournament.teams.exists()
+
+
+def test_tournament_in_setup_is_hidden_from_the_public(client, tournament, people):
+    tournament.status = Tournament.Status.SETUP
+    tournament.save()
+    url = reverse("public:tournament", args=[tournament.slug])
+    assert client.get(url).status_code == 404
+    client.force_login(people["scorer"])
+    assert client.get(url).status_code == 200
+    assert tournament.name not in client.get(reverse("public:home")).content.decode()

@@ -1,0 +1,172 @@
+"""Forms: they collect and display; the services decide."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Tiebreak
+from tournament.models import Player, Role, Stage, Team, Tournament
+from tournament.services import ServiceError
+from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_entry
+from tournament.services.tournaments import EDITABLE_FIELDS
+
+TIEBREAK_LABELS = {
+    Tiebreak.HEAD_TO_HEAD: _("Head-to-head among the tied teams"),
+    Tiebreak.WINS: _("Number of match wins"),
+    Tiebreak.GINS: _("Number of gins and Big Gins"),
+    Tiebreak.LOTS: _("Drawing of lots"),
+}
+_TIEBREAK_SLOTS = len(Tiebreak)
+
+
+class ServiceErrorsMixin:
+    """Show a ServiceError from a service next to the fields it names."""
+
+    def add_service_error(self, error: ServiceError) -> None:
+        placed = False
+        for field, messages in error.field_errors.items():
+            target = field if field in self.fields else None
+            for message in messages:
+                self.add_error(target, message)
+                placed = True
+        if not placed:
+            self.add_error(None, error.message)
+
+
+class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [f for f in EDITABLE_FIELDS if f != "tiebreak_order"]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *((t.value, label) for t, label in TIEBREAK_LABELS.items())]
+        current = self.instance.tiebreak_order.split(",") if self.instance.tiebreak_order else []
+        for slot in range(_TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{slot + 1}"] = forms.ChoiceField(
+                label=_("Tiebreak %(n)d") % {"n": slot + 3}, choices=choices, required=False,
+                initial=current[slot] if slot < len(current) else "",
+            )
+
+    def event_fields(self):
+        return [self[name] for name in self.Meta.fields if name not in Tournament.RULE_FIELDS]
+
+    def rule_fields(self):
+        names = [*Tournament.RULE_FIELDS, *(f"tiebreak_{i + 1}" for i in range(_TIEBREAK_SLOTS))]
+        return [self[name] for name in names]
+
+    def clean(self):
+        cleaned = super().clean()
+        order = [cleaned.get(f"tiebreak_{i + 1}") for i in range(_TIEBREAK_SLOTS)]
+        chosen = [key for key in order if key]
+        if len(set(chosen)) != len(chosen):
+            raise forms.ValidationError(_("Each tiebreak may be chosen only once."))
+        cleaned["tiebreak_order"] = ",".join(chosen)
+        return cleaned
+
+    def service_values(self) -> dict:
+        return {name: self.cleaned_data[name] for name in EDITABLE_FIELDS}
+
+    def _post_clean(self):
+        # The service validates the model; the form only collects values.
+        pass
+
+
+class TeamForm(ServiceErrorsMixin, forms.Form):
+    code = forms.CharField(label=_("Short code"), max_length=10)
+    name = forms.CharField(label=_("Team name"), max_length=100)
+    country = forms.CharField(label=_("Country or club"), max_length=100, required=False)
+    seed = forms.CharField(label=_("Seed"), max_length=6, required=False)
+    player1 = forms.CharField(label=_("Player 1"), max_length=100)
+    player1_id = forms.CharField(label=_("Federation id"), max_length=30, required=False)
+    player2 = forms.CharField(label=_("Player 2"), max_length=100)
+    player2_id = forms.CharField(label=_("Federation id"), max_length=30, required=False)
+    reserve = forms.CharField(label=_("Reserve"), max_length=100, required=False)
+    reserve_id = forms.CharField(label=_("Federation id"), max_length=30, required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            cleaned["entry"] = parse_team_entry({f: cleaned.get(f) for f in TEAM_FIELDS})
+        except TeamEntryError as error:
+            self.add_service_error(error)
+        return cleaned
+
+
+class TeamImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"))
+
+
+class TeamImportConfirmForm(forms.Form):
+    payload = forms.CharField(widget=forms.HiddenInput)
+
+
+class StaffForm(ServiceErrorsMixin, forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+    is_chief_referee = forms.BooleanField(label=_("Chief referee"), required=False)
+    create_account = forms.BooleanField(
+        label=_("Create the account if it does not exist"), required=False
+    )
+
+
+class StageForm(ServiceErrorsMixin, forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=60)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Stage.Kind.choices)
+    swiss_rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=64,
+                                      required=False)
+    third_place_match = forms.BooleanField(label=_("Third-place match (knockout)"),
+                                           required=False)
+
+
+class SnakeGroupsForm(ServiceErrorsMixin, forms.Form):
+    group_count = forms.IntegerField(label=_("Number of groups"), min_value=1, max_value=26,
+                                     initial=2)
+
+
+class ManualGroupsForm(ServiceErrorsMixin, forms.Form):
+    groups = forms.CharField(
+        label=_("Groups"), widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("One group per line: its name, a colon, then team codes in the order of "
+                    "their numbers, e.g. “A: CHN, ITA, BRA, GER”."),
+    )
+
+
+class SeededTeamsForm(ServiceErrorsMixin, forms.Form):
+    teams = forms.CharField(
+        label=_("Teams in seed order"), widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("Team codes, best seed first, separated by commas, spaces or lines."),
+    )
+
+
+class SwapForm(ServiceErrorsMixin, forms.Form):
+    team_a = forms.ModelChoiceField(label=_("Swap"), queryset=Team.objects.none())
+    team_b = forms.ModelChoiceField(label=_("with"), queryset=Team.objects.none())
+    accept_warnings = forms.BooleanField(label=_("Swap anyway"), required=False)
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team_a"].queryset = teams
+        self.fields["team_b"].queryset = teams
+
+
+class PublishForm(ServiceErrorsMixin, forms.Form):
+    override_reason = forms.CharField(
+        label=_("Reason to publish before the previous round is finished"),
+        max_length=500, required=False,
+    )
+
+
+class LineupForm(ServiceErrorsMixin, forms.Form):
+    first_player = forms.ModelChoiceField(label=_("Table 1"), queryset=Player.objects.none())
+    second_player = forms.ModelChoiceField(label=_("Table 2"), queryset=Player.objects.none())
+
+    def __init__(self, *args, team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["first_player"].queryset = team.players.all()
+        self.fields["second_player"].queryset = team.players.all()

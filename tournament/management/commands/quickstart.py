@@ -1,0 +1,66 @@
+"""Set up and start the application in one command (README.md)."""
+
+import os
+import secrets
+import sys
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+DEFAULT_ADDRPORT = "127.0.0.1:8000"
+
+
+class Command(BaseCommand):
+    help = (
+        "Migrate the database, create a director account if there is none, collect the "
+        "static files and start the web server (default 127.0.0.1:8000)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("addrport", nargs="?", default=DEFAULT_ADDRPORT,
+                            help="ADDR:PORT or PORT to listen on, as for runserver")
+        parser.add_argument("--no-serve", action="store_true",
+                            help="set everything up but do not start the server")
+
+    def handle(self, *args, addrport, no_serve, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("Database ready.")
+        call_command("collectstatic", interactive=False, verbosity=0)
+        self._ensure_director(addrport)
+        if not no_serve:
+            # A fresh process, so the settings see the static manifest just collected; no
+            # autoreloader, which would run this whole command again in a child process.
+            self.stdout.flush()
+            manage_py = str(settings.BASE_DIR / "manage.py")
+            os.execv(sys.executable, [sys.executable, manage_py, "runserver", addrport,
+                                      "--noreload", "--settings", settings.SETTINGS_MODULE])
+
+    def _ensure_director(self, addrport: str) -> None:
+        User = get_user_model()
+        login_url = f"http://{_display_host(addrport)}/accounts/login/"
+        if User.objects.filter(is_superuser=True, is_active=True).exists():
+            self.stdout.write(f"Log in at {login_url} with your director account.")
+            return
+        username = os.environ.get("DJANGO_SUPERUSER_USERNAME", "director")
+        password = os.environ.get("DJANGO_SUPERUSER_PASSWORD") or secrets.token_urlsafe(12)
+        email = os.environ.get("DJANGO_SUPERUSER_EMAIL", "")
+        User.objects.create_superuser(username=username, email=email, password=password)
+        self.stdout.write(self.style.SUCCESS("Director account created."))
+        if "DJANGO_SUPERUSER_PASSWORD" in os.environ:
+            self.stdout.write(f"Log in at {login_url} as {username} with the password you set.")
+        else:
+            self.stdout.write(
+                f"Log in at {login_url} as {username} with the password {password}\n"
+                "(shown once; change it under /admin/password_change/)."
+            )
+
+
+def _display_host(addrport: str) -> str:
+    if ":" not in addrport:
+        return f"127.0.0.1:{addrport}"
+    host, port = addrport.rsplit(":", 1)
+    if host in ("", "0.0.0.0", "0", "[::]"):
+        host = "127.0.0.1"
+    return f"{host}:{port}"

@@ -1,0 +1,22 @@
+from tournament.models.audit import AuditEntry
+from tournament.models.round import Match, Round, RoundEntry, Table
+from tournament.models.staff import Role, StaffRole
+from tournament.models.stage import Group, Stage, StageTeam
+from tournament.models.team import Player, Team
+from tournament.models.tournament import Tournament
+
+__all__ = [
+    "AuditEntry",
+    "Group",
+    "Match",
+    "Player",
+    "Role",
+    "Round",
+    "RoundEntry",
+    "StaffRole",
+    "Stage",
+    "StageTeam",
+    "Table",
+    "Team",
+    "Tournament",
+]

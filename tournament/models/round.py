@@ -1,0 +1,178 @@
+"""Rounds, their matches, tables and where each team is in a round (RULES.md §8)."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        CLOSED = "closed", _("Closed")
+
+    stage = models.ForeignKey("tournament.Stage", on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round in the stage"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    # Copied from the tournament when the round is made, so a later change of the setting
+    # never alters a round already drawn or played.
+    hands_per_match = models.PositiveSmallIntegerField(_("hands per match"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    publish_override_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["stage__order", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_min"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "published", "in_play", "closed"]),
+                name="round_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_match__gte=1, hands_per_match__lte=64),
+                name="round_hands_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage.name}, {self.label}"
+
+    @property
+    def label(self) -> str:
+        return str(_("Round %(n)d") % {"n": self.number})
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+
+class Match(models.Model):
+    """Home team A against away team B at two consecutive tables."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveSmallIntegerField(_("match"))
+    group = models.ForeignKey(
+        "tournament.Group", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="matches",
+    )
+    home = models.ForeignKey(
+        "tournament.Team", on_delete=models.PROTECT, related_name="home_matches"
+    )
+    away = models.ForeignKey(
+        "tournament.Team", on_delete=models.PROTECT, related_name="away_matches"
+    )
+    # A knockout match that ends level gets extra hands (RULES.md §11).
+    extra_hands = models.PositiveSmallIntegerField(default=0)
+    # The official result, written when the referee signs the match off.
+    home_total = models.IntegerField(null=True, blank=True)
+    away_total = models.IntegerField(null=True, blank=True)
+    signed_off_at = models.DateTimeField(null=True, blank=True)
+    signed_off_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="match_number_unique"),
+            models.UniqueConstraint(fields=["round", "home"], name="match_home_once"),
+            models.UniqueConstraint(fields=["round", "away"], name="match_away_once"),
+            models.CheckConstraint(condition=~Q(home=F("away")), name="match_two_teams"),
+            models.CheckConstraint(
+                condition=Q(home_total__isnull=True, away_total__isnull=True)
+                | Q(home_total=-F("away_total")),
+                name="match_totals_zero_sum",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} – {self.away}"
+
+    @property
+    def is_official(self) -> bool:
+        return self.signed_off_at is not None
+
+    @property
+    def hands(self) -> int:
+        return self.round.hands_per_match + self.extra_hands
+
+
+class Table(models.Model):
+    """One of a match's two tables; ``position`` is 1 or 2 in the seating of RULES.md §8."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
+    position = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField(_("table"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.UniqueConstraint(fields=["match", "position"], name="table_position_unique"),
+            models.CheckConstraint(condition=Q(position__in=[1, 2]), name="table_position_1_2"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_min"),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Table %(n)d") % {"n": self.number})
+
+
+class RoundEntry(models.Model):
+    """Where a team is in a round: its match and side with its line-up, or a bye.
+
+    One row per team and round is what makes "one match per team per round" a database
+    constraint rather than a hope.
+    """
+
+    class Side(models.TextChoices):
+        HOME = "home", _("Home")
+        AWAY = "away", _("Away")
+        BYE = "bye", _("Bye")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey("tournament.Team", on_delete=models.PROTECT,
+                             related_name="round_entries")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="entries")
+    side = models.CharField(max_length=4, choices=Side.choices)
+    # The line-up: who plays at the match's table 1 and who at table 2.
+    first_player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, null=True,
+                                     blank=True, related_name="+")
+    second_player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, null=True,
+                                      blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["round", "team__name"]
+        verbose_name_plural = "round entries"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "team"], name="round_entry_once"),
+            models.UniqueConstraint(
+                fields=["match", "side"], condition=Q(match__isnull=False),
+                name="round_entry_side_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(side="bye", match__isnull=True, first_player__isnull=True,
+                            second_player__isnull=True)
+                | Q(side__in=["home", "away"], match__isnull=False,
+                    first_player__isnull=False, second_player__isnull=False),
+                name="round_entry_match_or_bye",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_player__isnull=True) | ~Q(first_player=F("second_player")),
+                name="round_entry_two_players",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.round}: {self.side}"

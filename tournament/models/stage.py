@@ -1,0 +1,91 @@
+"""Stages of a tournament and the teams that enter them (RULES.md §11)."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class Stage(models.Model):
+    class Kind(models.TextChoices):
+        GROUPS = "groups", _("Group stage (round robin)")
+        SWISS = "swiss", _("Swiss stage")
+        KNOCKOUT = "knockout", _("Knockout")
+
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="stages"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    order = models.PositiveSmallIntegerField(_("order in the tournament"))
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("rounds planned"), null=True, blank=True,
+        help_text=_("Swiss stage only: how many rounds the stage will have."),
+    )
+    third_place_match = models.BooleanField(_("third-place match"), default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="stage_name_unique"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["groups", "swiss", "knockout"]), name="stage_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(swiss_rounds__isnull=True) | Q(kind="swiss", swiss_rounds__gte=1),
+                name="stage_swiss_rounds_only_for_swiss",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Group(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")
+    name = models.CharField(_("name"), max_length=20)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["stage", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "name"], name="group_name_unique"),
+            models.UniqueConstraint(fields=["stage", "order"], name="group_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Group %(name)s") % {"name": self.name})
+
+
+class StageTeam(models.Model):
+    """A team entered in a stage: its group and its number there (Berger position in a
+    group, seed in a knockout, ranking order at the start of a Swiss stage)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(
+        "tournament.Team", on_delete=models.PROTECT, related_name="stage_entries"
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    position = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        ordering = ["stage", "group__order", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "team"], name="stage_team_unique"),
+            models.UniqueConstraint(
+                fields=["group", "position"], condition=Q(group__isnull=False),
+                name="stage_team_position_in_group_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "position"], condition=Q(group__isnull=True),
+                name="stage_team_position_unique",
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="stage_team_position_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.stage}"

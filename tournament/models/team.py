@@ -1,0 +1,73 @@
+"""Teams of two players and an optional reserve (RULES.md §8)."""
+
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+TEAM_CODE_PATTERN = r"^[A-Z0-9][A-Z0-9-]{0,9}$"
+
+
+class Team(models.Model):
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="teams"
+    )
+    name = models.CharField(_("team name"), max_length=100)
+    code = models.CharField(
+        _("short code"), max_length=10,
+        validators=[RegexValidator(
+            TEAM_CODE_PATTERN,
+            _("Use 1 to 10 capital letters, digits or hyphens, starting with a letter or digit."),
+        )],
+        help_text=_("Printed on box labels and scorecards, e.g. CHN1."),
+    )
+    country = models.CharField(_("country or club"), max_length=100, blank=True)
+    seed = models.PositiveIntegerField(
+        _("seed"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "code"], name="team_code_unique"),
+            models.UniqueConstraint(
+                "tournament", Lower("name"), name="team_name_unique",
+                violation_error_message=_("A team with this name already exists."),
+            ),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="team_seed_unique"),
+            models.CheckConstraint(condition=Q(seed__gte=1), name="team_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A registered player. Numbers 1 and 2 are the regular pair, 3 the reserve."""
+
+    RESERVE_NUMBER = 3
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=100)
+    federation_id = models.CharField(_("federation id"), max_length=30, blank=True)
+    number = models.PositiveSmallIntegerField(_("number in the team"))
+    is_reserve = models.BooleanField(_("reserve"), default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["team", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "number"], name="player_number_unique"),
+            # Two regular players and at most one reserve, whatever the application does.
+            models.CheckConstraint(
+                condition=Q(is_reserve=False, number__in=[1, 2])
+                | Q(is_reserve=True, number=3),
+                name="player_number_matches_reserve_flag",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,196 @@
+"""The tournament and its rule settings."""
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from scoring import DealScope, DrawRule, RuleError, Rules, Tiebreak
+from scoring.rules import DEFAULT_RULES
+
+
+def _default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
+def _time_zones():
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+def validate_tiebreak_order(value: str) -> None:
+    try:
+        parse_tiebreak_order(value)
+    except RuleError as error:
+        raise ValidationError(str(error)) from None
+
+
+def parse_tiebreak_order(value: str) -> tuple[Tiebreak, ...]:
+    keys = tuple(key.strip() for key in value.split(",") if key.strip())
+    return Rules(tiebreaks=keys).tiebreaks
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Set-up (staff only)")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(
+        _("short name in addresses"), max_length=50, unique=True,
+        help_text=_("Letters, digits and hyphens, e.g. world-cup-2026."),
+        error_messages={"unique": _("This short name is already taken.")},
+    )
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    time_zone = models.CharField(
+        _("time zone of the venue"), max_length=64, default=_default_time_zone,
+        choices=_time_zones,
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.SETUP
+    )
+
+    # Rule settings (RULES.md); the names match scoring.Rules field for field.
+    hands_per_match = models.PositiveSmallIntegerField(
+        _("hands per match"), default=DEFAULT_RULES.hands_per_match,
+        validators=[MinValueValidator(1), MaxValueValidator(64)],
+    )
+    knock_limit = models.PositiveSmallIntegerField(
+        _("knock limit"), default=DEFAULT_RULES.knock_limit,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+    )
+    knock_bonus = models.PositiveSmallIntegerField(
+        _("knock bonus"), default=DEFAULT_RULES.knock_bonus
+    )
+    gin_bonus = models.PositiveSmallIntegerField(_("gin bonus"), default=DEFAULT_RULES.gin_bonus)
+    undercut_bonus = models.PositiveSmallIntegerField(
+        _("undercut bonus"), default=DEFAULT_RULES.undercut_bonus
+    )
+    big_gin_bonus = models.PositiveSmallIntegerField(
+        _("Big Gin bonus"), default=DEFAULT_RULES.big_gin_bonus
+    )
+    draw_rule = models.CharField(
+        _("draw rule"), max_length=20, default=DEFAULT_RULES.draw_rule,
+        choices=[
+            (DrawRule.STOCK_EXHAUSTED.value, _("Stock exhausted (FCG)")),
+            (DrawRule.TWO_CARDS_LEFT.value, _("Two cards left (classic)")),
+        ],
+    )
+    match_points_win = models.PositiveSmallIntegerField(
+        _("match points for a win"), default=DEFAULT_RULES.match_points_win
+    )
+    match_points_tie = models.PositiveSmallIntegerField(
+        _("match points for a tie"), default=DEFAULT_RULES.match_points_tie
+    )
+    match_points_loss = models.PositiveSmallIntegerField(
+        _("match points for a loss"), default=DEFAULT_RULES.match_points_loss
+    )
+    match_points_bye = models.PositiveSmallIntegerField(
+        _("match points for a bye"), default=DEFAULT_RULES.match_points_bye
+    )
+    small_points_bye = models.PositiveSmallIntegerField(
+        _("small points for a bye"), default=DEFAULT_RULES.small_points_bye
+    )
+    match_points_forfeit_win = models.PositiveSmallIntegerField(
+        _("match points for a forfeit win"), default=DEFAULT_RULES.match_points_forfeit_win
+    )
+    match_points_forfeit_loss = models.PositiveSmallIntegerField(
+        _("match points for a forfeit loss"), default=DEFAULT_RULES.match_points_forfeit_loss
+    )
+    small_points_forfeit = models.PositiveSmallIntegerField(
+        _("small points for a forfeit win"), default=DEFAULT_RULES.small_points_forfeit
+    )
+    deal_scope = models.CharField(
+        _("deal sets"), max_length=10, default=DEFAULT_RULES.deal_scope,
+        choices=[
+            (DealScope.ROUND.value, _("One deal set per round for the whole field")),
+            (DealScope.MATCH.value, _("One deal set per match")),
+        ],
+    )
+    knockout_tiebreak_hands = models.PositiveSmallIntegerField(
+        _("extra hands for a tied knockout match"),
+        default=DEFAULT_RULES.knockout_tiebreak_hands,
+        validators=[MinValueValidator(1), MaxValueValidator(16)],
+    )
+    lateness_limit_minutes = models.PositiveSmallIntegerField(
+        _("lateness limit (minutes)"), default=DEFAULT_RULES.lateness_limit_minutes
+    )
+    tiebreak_order = models.CharField(
+        _("tiebreak order"), max_length=100,
+        default=",".join(DEFAULT_RULES.tiebreaks),
+        validators=[validate_tiebreak_order],
+        help_text=_("After match points and small points, in this order."),
+    )
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    RULE_FIELDS = (
+        "hands_per_match", "knock_limit", "knock_bonus", "gin_bonus", "undercut_bonus",
+        "big_gin_bonus", "draw_rule", "match_points_win", "match_points_tie",
+        "match_points_loss", "match_points_bye", "small_points_bye",
+        "match_points_forfeit_win", "match_points_forfeit_loss", "small_points_forfeit",
+        "deal_scope", "knockout_tiebreak_hands", "lateness_limit_minutes",
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="tournament_dates_in_order"
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_match__gte=1, hands_per_match__lte=64),
+                name="tournament_hands_per_match_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(knock_limit__gte=1, knock_limit__lte=99),
+                name="tournament_knock_limit_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(match_points_win__gt=F("match_points_tie"))
+                & Q(match_points_tie__gt=F("match_points_loss")),
+                name="tournament_match_points_win_tie_loss",
+            ),
+            models.CheckConstraint(
+                condition=Q(match_points_forfeit_win__gte=F("match_points_forfeit_loss")),
+                name="tournament_match_points_forfeit",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["setup", "running", "finished"]),
+                name="tournament_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:tournament", args=[self.slug])
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.SETUP
+
+    @property
+    def rules(self) -> Rules:
+        """The rule settings as the engine's immutable value."""
+        values = {name: getattr(self, name) for name in self.RULE_FIELDS}
+        return Rules(tiebreaks=parse_tiebreak_order(self.tiebreak_order), **values)
+
+    def clean(self) -> None:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("The last day cannot be before the first day.")})
+        try:
+            self.rules  # noqa: B018 - building the value is the validation
+        except (RuleError, TypeError) as error:
+            raise ValidationError(str(error)) from None

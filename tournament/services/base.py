@@ -1,0 +1,61 @@
+"""What every service shares: who is acting, the domain error, the audit log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tournament.models import AuditEntry, Tournament
+
+
+class ServiceError(Exception):
+    """A request the rules or the data do not allow, with a message for people.
+
+    ``field_errors`` maps a form field (or a CSV line) to its own messages when the caller
+    can show them next to the place that is wrong.
+    """
+
+    def __init__(self, message: str, *, field_errors: dict[str, list[str]] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field_errors = field_errors or {}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person behind a service call and where the call came from."""
+
+    user: Any
+    ip: str | None = None
+    device: str = ""
+
+    @classmethod
+    def from_request(cls, request) -> Actor:
+        return cls(
+            user=request.user,
+            ip=request.META.get("REMOTE_ADDR") or None,
+            device=request.META.get("HTTP_USER_AGENT", "")[:200],
+        )
+
+    @property
+    def name(self) -> str:
+        user = self.user
+        if user is None or not user.is_authenticated:
+            return "system"
+        return user.get_full_name() or user.get_username()
+
+
+def audit(
+    actor: Actor, tournament: Tournament | None, action: str, summary: str, **data: Any
+) -> AuditEntry:
+    """Write one readable audit entry; call it inside the service's transaction."""
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        actor=user,
+        actor_name=actor.name,
+        action=action,
+        summary=summary,
+        data=data,
+        ip_address=actor.ip,
+    )

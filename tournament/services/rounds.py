@@ -1,0 +1,148 @@
+"""The life of a round: draft → published → in play → closed (issue 4).
+
+Generation lives in ``tournament.services.draw``; this module moves a round through its
+states and edits line-ups. A closed round changes only through a referee's correction.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import Player, Round, RoundEntry, Team
+from tournament.permissions import Perm, require
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.text import clean_text
+
+
+def _locked(round_: Round) -> Round:
+    return Round.objects.select_for_update().select_related("stage__tournament").get(
+        pk=round_.pk
+    )
+
+
+def _expect(round_: Round, *statuses: str, doing: str) -> None:
+    if round_.status not in statuses:
+        raise ServiceError(
+            f"{round_} is {round_.get_status_display().lower()}; cannot {doing}"
+        )
+
+
+def unfinished_matches(round_: Round) -> list[str]:
+    """Matches of the round without an official (signed-off) result."""
+    return [str(m) for m in round_.matches.filter(signed_off_at=None)
+            .select_related("home", "away")]
+
+
+def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> Round:
+    """Make the draw public. The previous round of the stage must be finished, unless the
+    director overrides that with a reason, which is recorded."""
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.MANAGE_ROUNDS)
+    try:
+        reason = clean_text(override_reason, label="reason", max_length=500, required=False)
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+    with transaction.atomic():
+        round_ = _locked(round_)
+        _expect(round_, Round.Status.DRAFT, doing="publish it again")
+        previous = round_.stage.rounds.filter(number=round_.number - 1).first()
+        if previous is not None:
+            open_matches = unfinished_matches(previous)
+            if open_matches and not reason:
+                raise ServiceError(
+                    f"{previous.label} still has {len(open_matches)} match(es) without a "
+                    f"result ({', '.join(open_matches[:3])}"
+                    + (", …" if len(open_matches) > 3 else "")
+                    + "); give a reason to publish anyway"
+                )
+            if not open_matches:
+                reason = ""
+        round_.status = Round.Status.PUBLISHED
+        round_.published_at = timezone.now()
+        round_.publish_override_reason = reason
+        round_.save(update_fields=["status", "published_at", "publish_override_reason"])
+        audit(actor, tournament, "round.publish",
+              f"{actor.name} published the draw of {round_}"
+              + (f" before {previous.label} was finished; reason: {reason}" if reason else ""),
+              round=round_.pk, override_reason=reason)
+    return round_
+
+
+def start_round(actor: Actor, round_: Round) -> Round:
+    """Play starts: results may now be entered; line-ups are fixed."""
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.MANAGE_ROUNDS)
+    with transaction.atomic():
+        round_ = _locked(round_)
+        _expect(round_, Round.Status.PUBLISHED, doing="start play")
+        round_.status = Round.Status.IN_PLAY
+        round_.started_at = timezone.now()
+        round_.save(update_fields=["status", "started_at"])
+        audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}",
+              round=round_.pk)
+    return round_
+
+
+def close_round(actor: Actor, round_: Round) -> Round:
+    """Every match signed off: the round's results are final and its deals are revealed."""
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.MANAGE_ROUNDS)
+    with transaction.atomic():
+        round_ = _locked(round_)
+        _expect(round_, Round.Status.IN_PLAY, doing="close it")
+        open_matches = unfinished_matches(round_)
+        if open_matches:
+            raise ServiceError(
+                f"{len(open_matches)} match(es) are not signed off yet: "
+                + ", ".join(open_matches[:5]) + (", …" if len(open_matches) > 5 else "")
+            )
+        round_.status = Round.Status.CLOSED
+        round_.closed_at = timezone.now()
+        round_.save(update_fields=["status", "closed_at"])
+        audit(actor, tournament, "round.close", f"{actor.name} closed {round_}",
+              round=round_.pk)
+    return round_
+
+
+def undo_round(actor: Actor, round_: Round) -> None:
+    """Delete the latest round of a stage, as long as nothing has been played in it.
+
+    Results can only be entered in a round in play, so a draft or published round has none.
+    """
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.MANAGE_ROUNDS)
+    with transaction.atomic():
+        round_ = _locked(round_)
+        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="undo it")
+        if round_.stage.rounds.filter(number__gt=round_.number).exists():
+            raise ServiceError(f"undo the later rounds of {round_.stage} first")
+        label = str(round_)
+        round_.delete()
+        audit(actor, tournament, "round.undo", f"{actor.name} undid {label}")
+
+
+def set_lineup(
+    actor: Actor, round_: Round, team: Team, *, first_player: Player, second_player: Player
+) -> RoundEntry:
+    """Who plays at the match's table 1 and who at table 2; a reserve may come in."""
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.MANAGE_ROUNDS)
+    with transaction.atomic():
+        round_ = _locked(round_)
+        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="change a line-up")
+        entry = RoundEntry.objects.select_for_update().filter(round=round_, team=team).first()
+        if entry is None or entry.match_id is None:
+            raise ServiceError(f"{team} does not play a match in {round_}")
+        if first_player.team_id != team.pk or second_player.team_id != team.pk:
+            raise ServiceError(f"both players must belong to {team}")
+        if first_player.pk == second_player.pk:
+            raise ServiceError("a player cannot sit at both tables")
+        before = (entry.first_player.name, entry.second_player.name)
+        entry.first_player, entry.second_player = first_player, second_player
+        entry.save(update_fields=["first_player", "second_player"])
+        audit(actor, tournament, "round.lineup",
+              f"{actor.name} set the line-up of {team.code} in {round_}: table 1 "
+              f"{before[0]} → {first_player.name}, table 2 {before[1]} → {second_player.name}",
+              round=round_.pk, team=team.pk)
+    return entry

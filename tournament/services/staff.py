@@ -1,0 +1,69 @@
+"""Giving and taking staff roles in a tournament."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournament.models import Role, StaffRole, Tournament
+from tournament.permissions import Perm, forget_cached_roles, require
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.text import clean_text
+
+
+def _new_password() -> str:
+    # Readable aloud at a venue desk: no 0/O or 1/l confusion.
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(4))
+
+
+def assign_role(
+    actor: Actor, tournament: Tournament, *, username: str, role: str,
+    is_chief_referee: bool = False, create_account: bool = False,
+) -> tuple[StaffRole, str | None]:
+    """Give a user a role here (replacing any other); returns the role and, for a new
+    account, its one-time password."""
+    require(actor.user, tournament, Perm.MANAGE_STAFF)
+    try:
+        username = clean_text(username, label="user name", max_length=150, required=True)
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+    if role not in Role.values:
+        raise ServiceError(f"unknown role {role!r}")
+    if is_chief_referee and role != Role.REFEREE:
+        raise ServiceError("only a referee can be the chief referee")
+    User = get_user_model()
+    password = None
+    with transaction.atomic():
+        user = User.objects.filter(username__iexact=username).first()
+        if user is None:
+            if not create_account:
+                raise ServiceError(f"there is no account {username!r}; tick 'create account'")
+            password = _new_password()
+            user = User.objects.create_user(username=username, password=password)
+        if user == actor.user and role != Role.DIRECTOR and not user.is_superuser:
+            raise ServiceError("you cannot take your own director role away")
+        staff, _created = StaffRole.objects.update_or_create(
+            tournament=tournament, user=user,
+            defaults={"role": role, "is_chief_referee": is_chief_referee},
+        )
+        forget_cached_roles(user)
+        audit(actor, tournament, "staff.assign",
+              f"{actor.name} made {user.get_username()} {staff.title}"
+              + (" (new account)" if password else ""),
+              user=user.pk, role=role, chief=is_chief_referee)
+    return staff, password
+
+
+def remove_role(actor: Actor, staff: StaffRole) -> None:
+    tournament = staff.tournament
+    require(actor.user, tournament, Perm.MANAGE_STAFF)
+    if staff.user == actor.user:
+        raise ServiceError("you cannot remove your own role")
+    with transaction.atomic():
+        name = staff.user.get_username()
+        staff.delete()
+        forget_cached_roles(staff.user)
+        audit(actor, tournament, "staff.remove", f"{actor.name} removed {name} from the staff")

@@ -1,0 +1,250 @@
+"""Teams and their players: one validation for the form and the CSV import alike."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+
+from tournament.models import Player, Team, Tournament
+from tournament.models.team import TEAM_CODE_PATTERN
+from tournament.permissions import Perm, require
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.text import clean_text
+
+# The fields of one team as a form or a CSV row gives them (docs/formats.md).
+TEAM_FIELDS = (
+    "code", "name", "country", "seed",
+    "player1", "player1_id", "player2", "player2_id", "reserve", "reserve_id",
+)
+REQUIRED_TEAM_FIELDS = ("code", "name", "player1", "player2")
+_LABELS = {
+    "code": "team code", "name": "team name", "country": "country or club", "seed": "seed",
+    "player1": "player 1", "player1_id": "federation id of player 1",
+    "player2": "player 2", "player2_id": "federation id of player 2",
+    "reserve": "reserve", "reserve_id": "federation id of the reserve",
+}
+_MAX_LENGTH = {
+    "code": 10, "name": 100, "country": 100, "seed": 6,
+    "player1": 100, "player2": 100, "reserve": 100,
+    "player1_id": 30, "player2_id": 30, "reserve_id": 30,
+}
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    name: str
+    federation_id: str = ""
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    code: str
+    name: str
+    country: str
+    seed: int | None
+    players: tuple[PlayerEntry, PlayerEntry]
+    reserve: PlayerEntry | None
+
+    @property
+    def everyone(self) -> list[PlayerEntry]:
+        return [*self.players, *([self.reserve] if self.reserve else [])]
+
+
+class TeamEntryError(ServiceError):
+    pass
+
+
+def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
+    """Check one team's fields; raise TeamEntryError listing every field that is wrong."""
+    errors: dict[str, list[str]] = {}
+    values: dict[str, str] = {}
+    for field in TEAM_FIELDS:
+        try:
+            values[field] = clean_text(
+                raw.get(field), label=_LABELS[field], max_length=_MAX_LENGTH[field],
+                required=field in REQUIRED_TEAM_FIELDS,
+            )
+        except ValueError as error:
+            errors.setdefault(field, []).append(str(error))
+
+    code = values.get("code", "").upper()
+    if code and not re.fullmatch(TEAM_CODE_PATTERN, code):
+        errors.setdefault("code", []).append(
+            f"team code {code!r} must be 1 to 10 letters, digits or hyphens"
+        )
+    seed = None
+    if values.get("seed"):
+        if not values["seed"].isdigit() or int(values["seed"]) < 1:
+            errors.setdefault("seed", []).append(
+                f"seed {values['seed']!r} is not a whole number of 1 or more"
+            )
+        else:
+            seed = int(values["seed"])
+    if values.get("reserve_id") and not values.get("reserve"):
+        errors.setdefault("reserve", []).append("a reserve federation id needs the reserve's name")
+
+    if not errors:
+        names = [values["player1"], values["player2"], values["reserve"]]
+        if len({n.casefold() for n in names if n}) < len([n for n in names if n]):
+            errors.setdefault("player2", []).append("the same player is named twice in the team")
+        ids = [values[f] for f in ("player1_id", "player2_id", "reserve_id") if values[f]]
+        if len(set(ids)) < len(ids):
+            errors.setdefault("player2_id", []).append(
+                "the same federation id is given twice in the team"
+            )
+    if errors:
+        message = "; ".join(m for ms in errors.values() for m in ms)
+        raise TeamEntryError(message, field_errors=errors)
+
+    reserve = PlayerEntry(values["reserve"], values["reserve_id"]) if values["reserve"] else None
+    return TeamEntry(
+        code=code, name=values["name"], country=values["country"], seed=seed,
+        players=(
+            PlayerEntry(values["player1"], values["player1_id"]),
+            PlayerEntry(values["player2"], values["player2_id"]),
+        ),
+        reserve=reserve,
+    )
+
+
+def team_entry_fields(team: Team) -> dict[str, str]:
+    """A stored team as the raw fields ``parse_team_entry`` reads (for edit forms)."""
+    by_number = {p.number: p for p in team.players.all()}
+    fields = {"code": team.code, "name": team.name, "country": team.country,
+              "seed": "" if team.seed is None else str(team.seed)}
+    for number, key in ((1, "player1"), (2, "player2"), (3, "reserve")):
+        player = by_number.get(number)
+        fields[key] = player.name if player else ""
+        fields[f"{key}_id"] = player.federation_id if player else ""
+    return fields
+
+
+def find_conflicts(
+    tournament: Tournament, entries: Iterable[TeamEntry], *, exclude: Team | None = None
+) -> list[list[str]]:
+    """For each entry, what clashes with the other entries or the teams already stored."""
+    teams = tournament.teams.all()
+    players = Player.objects.filter(team__tournament=tournament).exclude(federation_id="")
+    if exclude is not None:
+        teams = teams.exclude(pk=exclude.pk)
+        players = players.exclude(team=exclude)
+    taken_codes = set(teams.values_list("code", flat=True))
+    taken_names = {name.casefold() for name in teams.values_list("name", flat=True)}
+    taken_seeds = set(teams.exclude(seed=None).values_list("seed", flat=True))
+    taken_ids = set(players.values_list("federation_id", flat=True))
+
+    problems: list[list[str]] = []
+    for entry in entries:
+        found = []
+        if entry.code in taken_codes:
+            found.append(f"team code {entry.code} is already used")
+        if entry.name.casefold() in taken_names:
+            found.append(f"team name {entry.name!r} is already used")
+        if entry.seed is not None and entry.seed in taken_seeds:
+            found.append(f"seed {entry.seed} is already given to another team")
+        for player in entry.everyone:
+            if player.federation_id and player.federation_id in taken_ids:
+                found.append(f"federation id {player.federation_id} is already registered")
+        problems.append(found)
+        taken_codes.add(entry.code)
+        taken_names.add(entry.name.casefold())
+        if entry.seed is not None:
+            taken_seeds.add(entry.seed)
+        taken_ids.update(p.federation_id for p in entry.everyone if p.federation_id)
+    return problems
+
+
+def _save_players(team: Team, entry: TeamEntry) -> None:
+    wanted = {1: entry.players[0], 2: entry.players[1], Player.RESERVE_NUMBER: entry.reserve}
+    stored = {p.number: p for p in team.players.all()}
+    for number, player_entry in wanted.items():
+        player = stored.get(number)
+        if player_entry is None:
+            if player is not None:
+                player.delete()
+            continue
+        if player is None:
+            player = Player(team=team, number=number, is_reserve=number == Player.RESERVE_NUMBER)
+        if (player.pk is None or player.name != player_entry.name
+                or player.federation_id != player_entry.federation_id):
+            player.name = player_entry.name
+            player.federation_id = player_entry.federation_id
+            player.save()
+
+
+def _check_no_conflicts(tournament: Tournament, entry: TeamEntry, exclude: Team | None) -> None:
+    (problems,) = find_conflicts(tournament, [entry], exclude=exclude)
+    if problems:
+        raise ServiceError("; ".join(problems))
+
+
+def create_team(actor: Actor, tournament: Tournament, entry: TeamEntry) -> Team:
+    require(actor.user, tournament, Perm.MANAGE_TEAMS)
+    with transaction.atomic():
+        _check_no_conflicts(tournament, entry, exclude=None)
+        team = insert_team(tournament, entry)
+        audit(actor, tournament, "team.create",
+              f"{actor.name} added team {team.name} ({team.code})", team=team.pk)
+    return team
+
+
+def insert_team(tournament: Tournament, entry: TeamEntry) -> Team:
+    """Store a checked entry. The caller holds the permission and the transaction."""
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(
+                tournament=tournament, code=entry.code, name=entry.name,
+                country=entry.country, seed=entry.seed,
+            )
+            _save_players(team, entry)
+    except IntegrityError:
+        # Another director saved the same code, name or seed a moment ago.
+        raise ServiceError(
+            f"team {entry.code} clashes with a team saved at the same time; reload and check"
+        ) from None
+    return team
+
+
+def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
+    tournament = team.tournament
+    require(actor.user, tournament, Perm.MANAGE_TEAMS)
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        _check_no_conflicts(tournament, entry, exclude=team)
+        before = team_entry_fields(team)
+        try:
+            with transaction.atomic():
+                team.code, team.name = entry.code, entry.name
+                team.country, team.seed = entry.country, entry.seed
+                team.save()
+                _save_players(team, entry)
+        except IntegrityError:
+            raise ServiceError(
+                f"team {entry.code} clashes with a team saved at the same time; reload and check"
+            ) from None
+        after = team_entry_fields(team)
+        changes = {k: [before[k], after[k]] for k in TEAM_FIELDS if before[k] != after[k]}
+        if changes:
+            words = ", ".join(f"{_LABELS[k]} {old or '—'} → {new or '—'}"
+                              for k, (old, new) in changes.items())
+            audit(actor, tournament, "team.update",
+                  f"{actor.name} changed team {team.code}: {words}", team=team.pk, changes=changes)
+    return team
+
+
+def delete_team(actor: Actor, team: Team) -> None:
+    tournament = team.tournament
+    require(actor.user, tournament, Perm.MANAGE_TEAMS)
+    with transaction.atomic():
+        label = f"{team.name} ({team.code})"
+        try:
+            team.delete()
+        except ProtectedError:
+            raise ServiceError(
+                f"team {label} has played or been drawn and cannot be deleted"
+            ) from None
+        audit(actor, tournament, "team.delete", f"{actor.name} deleted team {label}")

@@ -1,0 +1,87 @@
+"""Creating and configuring tournaments."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournament.models import Role, StaffRole, Tournament
+from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
+from tournament.services.base import Actor, ServiceError, audit
+
+# Fields a director edits on the settings page; everything else has its own service.
+EDITABLE_FIELDS = (
+    "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
+    *Tournament.RULE_FIELDS, "tiebreak_order",
+)
+
+
+def _validated(tournament: Tournament) -> None:
+    try:
+        tournament.full_clean()
+    except ValidationError as error:
+        raise ServiceError(
+            "; ".join(m for ms in error.message_dict.values() for m in ms),
+            field_errors=error.message_dict,
+        ) from None
+
+
+def create_tournament(actor: Actor, **values) -> Tournament:
+    """Create a tournament; its creator becomes its director."""
+    if not can_create_tournament(actor.user):
+        raise PermissionDenied(_("You are not allowed to create tournaments."))
+    unknown = set(values) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ServiceError(f"unknown tournament fields: {', '.join(sorted(unknown))}")
+    tournament = Tournament(**values)
+    _validated(tournament)
+    try:
+        with transaction.atomic():
+            tournament.save()
+            if not actor.user.is_superuser:
+                StaffRole.objects.create(
+                    tournament=tournament, user=actor.user, role=Role.DIRECTOR
+                )
+                forget_cached_roles(actor.user)
+            audit(actor, tournament, "tournament.create",
+                  f"{actor.name} created the tournament {tournament.name}")
+    except IntegrityError:
+        raise ServiceError(
+            _("The short name %(slug)s is already taken.") % {"slug": tournament.slug},
+            field_errors={"slug": [_("This short name is already taken.")]},
+        ) from None
+    return tournament
+
+
+def update_tournament(actor: Actor, tournament: Tournament, **values) -> Tournament:
+    require(actor.user, tournament, Perm.EDIT_TOURNAMENT)
+    unknown = set(values) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ServiceError(f"unknown tournament fields: {', '.join(sorted(unknown))}")
+    try:
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            changes = {}
+            for name in (n for n in EDITABLE_FIELDS if n in values):
+                value = values[name]
+                old = getattr(locked, name)
+                if old != value:
+                    changes[name] = [str(old), str(value)]
+                    setattr(locked, name, value)
+            if not changes:
+                return locked
+            _validated(locked)
+            locked.save()
+            words = ", ".join(
+                f"{Tournament._meta.get_field(name).verbose_name} {old} → {new}"
+                for name, (old, new) in changes.items()
+            )
+            audit(actor, locked, "tournament.update", f"{actor.name} changed {words}",
+                  changes=changes)
+    except IntegrityError:
+        raise ServiceError(
+            _("The short name %(slug)s is already taken.") % {"slug": values.get("slug")},
+            field_errors={"slug": [_("This short name is already taken.")]},
+        ) from None
+    return locked

@@ -1,0 +1,15 @@
+"""Settings for the test suite: the real settings, minus what only costs time in tests."""
+
+from tournament.settings import *  # noqa: F403
+
+# Templates render {% static %} without a collectstatic run first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Real hashing costs a third of a second per account; tests make hundreds of them.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Whitenoise serves app static files through the finders, so tests need no collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405

@@ -1,0 +1,66 @@
+"""django-tables2 tables of the staff and public pages."""
+
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import AuditEntry, StaffRole, Team, Tournament
+
+
+class TournamentTable(tables.Table):
+    name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")])
+
+    class Meta:
+        model = Tournament
+        fields = ("name", "starts_on", "ends_on", "venue", "status")
+        orderable = False
+
+
+class TeamTable(tables.Table):
+    seed = tables.Column(verbose_name=_("Seed"), default="")
+    code = tables.Column(verbose_name=_("Code"))
+    name = tables.Column(verbose_name=_("Team"))
+    country = tables.Column(verbose_name=_("Country or club"))
+    players = tables.Column(verbose_name=_("Players"), empty_values=(), orderable=False)
+
+    class Meta:
+        model = Team
+        fields = ("seed", "code", "name", "country", "players")
+        order_by = ("seed", "name")
+
+    def render_players(self, record):
+        return ", ".join(
+            f"{p.name} ({_('reserve')})" if p.is_reserve else p.name
+            for p in record.players.all()
+        )
+
+
+class DirectorTeamTable(TeamTable):
+    name = tables.LinkColumn(
+        "director:team_edit", args=[tables.A("tournament__slug"), tables.A("pk")],
+        verbose_name=_("Team"),
+    )
+
+
+class StaffTable(tables.Table):
+    user = tables.Column(verbose_name=_("User"), accessor="user__username")
+    title = tables.Column(verbose_name=_("Role"), empty_values=(), orderable=False)
+    remove = tables.TemplateColumn(
+        template_name="director/staff_remove_button.html", verbose_name="", orderable=False
+    )
+
+    class Meta:
+        model = StaffRole
+        fields = ("user", "title", "remove")
+        orderable = False
+
+
+class AuditTable(tables.Table):
+    created_at = tables.DateTimeColumn(verbose_name=_("When"), format="Y-m-d H:i:s")
+    actor_name = tables.Column(verbose_name=_("Who"))
+    summary = tables.Column(verbose_name=_("What"))
+    ip_address = tables.Column(verbose_name=_("From"), default="")
+
+    class Meta:
+        model = AuditEntry
+        fields = ("created_at", "actor_name", "summary", "ip_address")
+        orderable = False

@@ -1,0 +1,37 @@
+"""Every URL of the site; each page's view is one step away from here."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from tournament.views import public
+from tournament.views.director import audit, staff, teams, tournaments
+
+public_patterns = [
+    path("", public.home, name="home"),
+    path("t/<slug:slug>/", public.tournament_page, name="tournament"),
+]
+
+director_patterns = [
+    path("", tournaments.home, name="home"),
+    path("new/", tournaments.tournament_create, name="tournament_create"),
+    path("<slug:slug>/", tournaments.dashboard, name="dashboard"),
+    path("<slug:slug>/settings/", tournaments.tournament_edit, name="tournament_edit"),
+    path("<slug:slug>/teams/", teams.team_list, name="team_list"),
+    path("<slug:slug>/teams/new/", teams.team_create, name="team_create"),
+    path("<slug:slug>/teams/import/", teams.team_import, name="team_import"),
+    path("<slug:slug>/teams/<int:pk>/", teams.team_edit, name="team_edit"),
+    path("<slug:slug>/teams/<int:pk>/delete/", teams.team_delete, name="team_delete"),
+    path("<slug:slug>/staff/", staff.staff_list, name="staff"),
+    path("<slug:slug>/staff/<int:pk>/remove/", staff.staff_remove, name="staff_remove"),
+    path("<slug:slug>/audit/", audit.audit_log, name="audit"),
+]
+
+urlpatterns = [
+    path("", include((public_patterns, "public"))),
+    path("manage/", include((director_patterns, "director"))),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

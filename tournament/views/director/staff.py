@@ -1,0 +1,58 @@
+"""The tournament's staff and their roles."""
+
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.forms import (
+    StaffForm,
+)
+from tournament.models import StaffRole
+from tournament.permissions import Perm
+from tournament.services import Actor, ServiceError
+from tournament.services.staff import assign_role, remove_role
+from tournament.tables import StaffTable
+from tournament.views.access import staff_view
+
+
+@staff_view(Perm.MANAGE_STAFF)
+def staff_list(request, tournament):
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            staff, password = assign_role(
+                Actor.from_request(request), tournament, **form.cleaned_data
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            if password:
+                messages.warning(request, _(
+                    "Account %(user)s created with the password %(password)s. "
+                    "It is shown only once: hand it over now."
+                ) % {"user": staff.user.get_username(), "password": password})
+            else:
+                messages.success(request, _("%(user)s is now %(role)s.") % {
+                    "user": staff.user.get_username(), "role": staff.title,
+                })
+            return redirect("director:staff", tournament.slug)
+    table = StaffTable(tournament.staff.select_related("user", "tournament"))
+    return render(request, "director/staff.html", {
+        "tournament": tournament, "form": form, "table": table,
+    })
+
+
+@require_POST
+@staff_view(Perm.MANAGE_STAFF)
+def staff_remove(request, tournament, pk):
+    staff = get_object_or_404(StaffRole.objects.select_related("user"), pk=pk,
+                              tournament=tournament)
+    try:
+        remove_role(Actor.from_request(request), staff)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(user)s removed.") % {"user": staff.user.get_username()})
+    return redirect("director:staff", tournament.slug)

@@ -1,0 +1,68 @@
+"""The staff area's start: your tournaments, a new one, its dashboard and settings."""
+
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from tournament.forms import (
+    TournamentForm,
+)
+from tournament.permissions import Perm, can_create_tournament, staff_tournaments
+from tournament.services import Actor, ServiceError
+from tournament.services.tournaments import create_tournament, update_tournament
+from tournament.tables import TournamentTable
+from tournament.views.access import staff_view
+
+
+@login_required
+def home(request):
+    table = TournamentTable(staff_tournaments(request.user))
+    return render(request, "director/home.html", {
+        "table": table, "can_create": can_create_tournament(request.user),
+    })
+
+
+@login_required
+def tournament_create(request):
+    if not can_create_tournament(request.user):
+        raise PermissionDenied(_("You are not allowed to create tournaments."))
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = create_tournament(Actor.from_request(request), **form.service_values())
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Tournament created. Next: add the teams."))
+            return redirect("director:dashboard", tournament.slug)
+    return render(request, "director/tournament_form.html", {"form": form, "creating": True})
+
+
+@staff_view(Perm.VIEW_STAFF_AREA)
+def dashboard(request, tournament):
+    counts = {
+        "teams": tournament.teams.count(),
+        "staff": tournament.staff.count(),
+    }
+    return render(request, "director/dashboard.html", {"tournament": tournament, **counts})
+
+
+@staff_view(Perm.EDIT_TOURNAMENT)
+def tournament_edit(request, tournament):
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = update_tournament(
+                Actor.from_request(request), tournament, **form.service_values()
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect("director:dashboard", tournament.slug)
+    return render(request, "director/tournament_form.html", {
+        "form": form, "tournament": tournament, "creating": False,
+    })
