@@ -1,0 +1,163 @@
+"""Secret, reproducible duplicate deals (RULES.md §3, §8; the construction: docs/deals.md).
+
+A deal is a full order of the 52 cards: the dealer's 11, the non-dealer's 10, then the 31
+stock cards top first. There are C(52,11)·C(41,10)·31! ≈ 2^178.5 of them, so a deal needs
+far more randomness than any seeded generator carries (bridge learnt this from deals
+predicted out of 32-bit seeds). Every deal is therefore derived from a 256-bit tournament
+key and the deal's place with HMAC-SHA256 used as a counter-mode stream, which feeds an
+unbiased Fisher–Yates shuffle with rejection sampling. Same key and place, same deal,
+always; without the key, no deal says anything about another.
+
+Before play the tournament publishes the SHA-256 of its key (the commitment); after play it
+reveals the key, and anyone can re-create every deal with ``python -m scoring deals``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from scoring.cards import DECK, Card, parse_cards
+from scoring.errors import RuleError
+
+KEY_BYTES = 32
+DEALER_CARDS = 11
+NON_DEALER_CARDS = 10
+STOCK_CARDS = 52 - DEALER_CARDS - NON_DEALER_CARDS
+VERSION = "duplicate-gin/deal/v1"
+
+
+def new_key() -> bytes:
+    """A fresh 256-bit tournament key from the operating system's CSPRNG."""
+    return secrets.token_bytes(KEY_BYTES)
+
+
+def commitment(key: bytes) -> str:
+    """The SHA-256 of the key, in hex: published before the first deal is made."""
+    return hashlib.sha256(check_key(key)).hexdigest()
+
+
+def verify(key: bytes, published: str) -> bool:
+    """Does a revealed key match the commitment published before play?"""
+    return hmac.compare_digest(commitment(key), published.strip().lower())
+
+
+def check_key(key: bytes) -> bytes:
+    if not isinstance(key, bytes | bytearray) or len(key) != KEY_BYTES:
+        raise RuleError(f"a tournament key is {KEY_BYTES} bytes (64 hex digits)")
+    return bytes(key)
+
+
+def parse_key(text: str) -> bytes:
+    """A key written as 64 hex digits (spaces and a ``0x`` prefix are tolerated)."""
+    cleaned = "".join(text.split()).lower().removeprefix("0x")
+    try:
+        key = bytes.fromhex(cleaned)
+    except ValueError:
+        raise RuleError("a tournament key is written as 64 hex digits (0-9, a-f)") from None
+    return check_key(key)
+
+
+def deal_key(key: bytes, public_value: str = "") -> bytes:
+    """The key the deals are made from: the tournament key, with the public value (a lottery
+    result announced just before generation) mixed in when there is one."""
+    check_key(key)
+    if not public_value:
+        return bytes(key)
+    message = f"{VERSION}|public|{public_value.strip()}".encode()
+    return hmac.digest(key, message, "sha256")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class DealPlace:
+    """Where a deal belongs. ``deal_set`` is 1 for the round's field-wide set, or the match
+    number when every match has its own; ``reserve`` counts replacements of a compromised
+    deal (0 = the original)."""
+
+    stage: int
+    round: int
+    deal_set: int
+    hand: int
+    reserve: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("stage", "round", "deal_set", "hand"):
+            if getattr(self, name) < 1:
+                raise RuleError(f"a deal's {name.replace('_', ' ')} is numbered from 1")
+        if self.reserve < 0:
+            raise RuleError("a reserve deal is numbered from 1 (0 is the original)")
+
+    @property
+    def message(self) -> bytes:
+        return (f"{VERSION}|stage={self.stage}|round={self.round}|set={self.deal_set}"
+                f"|hand={self.hand}|reserve={self.reserve}").encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The contents of one box: all 52 cards in dealing order."""
+
+    order: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.order) != 52 or len(set(self.order)) != 52:
+            raise RuleError("a deal is an order of all 52 cards, each once")
+
+    @property
+    def dealer(self) -> tuple[Card, ...]:
+        return self.order[:DEALER_CARDS]
+
+    @property
+    def non_dealer(self) -> tuple[Card, ...]:
+        return self.order[DEALER_CARDS:DEALER_CARDS + NON_DEALER_CARDS]
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """Top card first."""
+        return self.order[DEALER_CARDS + NON_DEALER_CARDS:]
+
+    @property
+    def text(self) -> str:
+        """The 52 cards in canonical notation, one string (how deals are stored)."""
+        return " ".join(map(str, self.order))
+
+
+def _stream(key: bytes, message: bytes) -> Iterator[int]:
+    """Bytes of HMAC-SHA256(key, message | counter) for counter 0, 1, 2, …"""
+    counter = 0
+    while True:
+        yield from hmac.digest(key, message + b"|" + counter.to_bytes(8, "big"), "sha256")
+        counter += 1
+
+
+def _below(stream: Iterator[int], bound: int) -> int:
+    """A uniform integer in [0, bound) for bound ≤ 256: take the fewest low bits that can
+    hold bound − 1 and reject values that are too big, so no value is favoured."""
+    mask = (1 << (bound - 1).bit_length()) - 1
+    while True:
+        value = next(stream) & mask
+        if value < bound:
+            return value
+
+
+def make_deal(key: bytes, place: DealPlace, *, public_value: str = "") -> Deal:
+    """The deal at a place: Fisher–Yates over the deck in code order (A♠ … K♣)."""
+    return shuffled(deal_key(key, public_value), place)
+
+
+def shuffled(derived_key: bytes, place: DealPlace) -> Deal:
+    """The shuffle itself, for callers that derived the key once for many deals."""
+    stream = _stream(derived_key, place.message)
+    cards = list(DECK)
+    for top in range(51, 0, -1):
+        other = _below(stream, top + 1)
+        cards[top], cards[other] = cards[other], cards[top]
+    return Deal(tuple(cards))
+
+
+def deal_from_text(text: str) -> Deal:
+    """A stored deal back from its canonical text."""
+    return Deal(parse_cards(text))

@@ -1,0 +1,118 @@
+import hashlib
+import hmac
+import math
+
+import pytest
+
+from scoring.cards import DECK
+from scoring.deals import (
+    DealPlace,
+    commitment,
+    deal_from_text,
+    deal_key,
+    make_deal,
+    new_key,
+    parse_key,
+    shuffled,
+    verify,
+)
+from scoring.errors import RuleError
+
+KEY = bytes(range(32))
+PLACE = DealPlace(stage=1, round=1, deal_set=1, hand=1)
+
+
+def test_same_key_and_place_give_the_same_deal():
+    assert make_deal(KEY, PLACE) == make_deal(bytes(range(32)), DealPlace(1, 1, 1, 1))
+
+
+def test_known_vector_from_docs():
+    # docs/deals.md gives this deal so that anyone can check a re-implementation.
+    assert make_deal(KEY, PLACE).text.startswith("KS KH QD 8D KD 4C 7H JH 9S 2H 4S")
+
+
+def test_every_coordinate_of_the_place_changes_the_deal():
+    places = [PLACE, DealPlace(2, 1, 1, 1), DealPlace(1, 2, 1, 1), DealPlace(1, 1, 2, 1),
+              DealPlace(1, 1, 1, 2), DealPlace(1, 1, 1, 1, reserve=1)]
+    deals = {make_deal(KEY, place).order for place in places}
+    assert len(deals) == len(places)
+
+
+def test_public_value_changes_every_deal_and_is_reproducible():
+    plain = make_deal(KEY, PLACE)
+    lottery = make_deal(KEY, PLACE, public_value="07 12 19 28 33 + 05")
+    assert lottery != plain
+    assert lottery == make_deal(KEY, PLACE, public_value="07 12 19 28 33 + 05")
+
+
+def test_a_deal_is_a_permutation_split_eleven_ten_thirty_one():
+    for hand in range(1, 200):
+        deal = make_deal(KEY, DealPlace(1, 1, 1, hand))
+        assert sorted(deal.order) == sorted(DECK)
+        assert (len(deal.dealer), len(deal.non_dealer), len(deal.stock)) == (11, 10, 31)
+        assert deal.dealer + deal.non_dealer + deal.stock == deal.order
+
+
+def test_stored_text_round_trips():
+    deal = make_deal(KEY, PLACE)
+    assert deal_from_text(deal.text) == deal
+
+
+def test_the_stream_is_hmac_sha256_in_counter_mode():
+    # The first swap uses the low 6 bits of the first stream byte: re-derive it by hand.
+    block = hmac.digest(KEY, PLACE.message + b"|" + (0).to_bytes(8, "big"), "sha256")
+    first = block[0] & 63
+    if first < 52:
+        assert make_deal(KEY, PLACE).order[51] == DECK[first]
+
+
+def test_commitment_verifies_the_revealed_key():
+    key = new_key()
+    published = commitment(key)
+    assert published == hashlib.sha256(key).hexdigest()
+    assert verify(key, published.upper())
+    assert not verify(new_key(), published)
+
+
+@pytest.mark.parametrize("text", ["", "00" * 31, "zz" * 32, "00" * 33])
+def test_bad_keys_are_refused(text):
+    with pytest.raises(RuleError, match=r"64 hex digits|32 bytes"):
+        parse_key(text)
+
+
+def test_key_parses_with_spaces_and_prefix():
+    assert parse_key("0x" + " ".join(f"{b:02x}" for b in KEY)) == KEY
+
+
+def test_places_are_numbered_from_one():
+    with pytest.raises(RuleError):
+        DealPlace(0, 1, 1, 1)
+
+
+def _chi_square_critical(df: int, z: float = 3.719) -> float:
+    """Wilson–Hilferty: the chi-square value with upper tail about 1e-4 (z = 3.719)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+@pytest.mark.slow
+def test_every_card_is_equally_likely_in_every_position_group():
+    """20,000 deals: each card lands with the dealer, the non-dealer and in the stock as
+    often as 11/52, 10/52 and 31/52 say, and in each stock third equally often."""
+    groups = [(0, 11), (11, 21), (21, 31), (31, 41), (41, 52)]
+    counts = [[0] * len(groups) for _ in DECK]
+    position_group = [next(g for g, (lo, hi) in enumerate(groups) if lo <= p < hi)
+                      for p in range(52)]
+    derived = deal_key(KEY)
+    deals = 20_000
+    for hand in range(1, deals + 1):
+        for position, card in enumerate(shuffled(derived, DealPlace(9, 9, 9, hand)).order):
+            counts[card.code][position_group[position]] += 1
+    statistic = 0.0
+    for row in counts:
+        for g, (lo, hi) in enumerate(groups):
+            expected = deals * (hi - lo) / 52
+            statistic += (row[g] - expected) ** 2 / expected
+    df = len(DECK) * (len(groups) - 1)
+    assert statistic < _chi_square_critical(df)
+    # And not suspiciously perfect either (a broken test would give 0).
+    assert statistic > df / 3
