@@ -10,6 +10,7 @@ from tournament.permissions import Perm
 STAFF_NAV = (
     (_("Dashboard"), "director:dashboard", Perm.VIEW_STAFF_AREA),
     (_("Teams"), "director:team_list", Perm.MANAGE_TEAMS),
+    (_("Stages and rounds"), "director:stage_list", Perm.MANAGE_ROUNDS),
     (_("Staff"), "director:staff", Perm.MANAGE_STAFF),
     (_("Settings"), "director:tournament_edit", Perm.EDIT_TOURNAMENT),
     (_("Audit log"), "director:audit", Perm.VIEW_AUDIT),

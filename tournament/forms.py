@@ -129,6 +129,20 @@ class SnakeGroupsForm(ServiceErrorsMixin, forms.Form):
                                      initial=2)
 
 
+def _teams_by_code(tournament: Tournament, codes: list[str], where: str) -> list[Team]:
+    found = {t.code.casefold(): t for t in tournament.teams.all()}
+    unknown = [c for c in codes if c.casefold() not in found]
+    if unknown:
+        raise forms.ValidationError(
+            _("%(where)s: no team with the code %(codes)s") % {
+                "where": where, "codes": ", ".join(unknown)})
+    return [found[c.casefold()] for c in codes]
+
+
+def _split_codes(text: str) -> list[str]:
+    return [c for c in text.replace(",", " ").replace(";", " ").split() if c]
+
+
 class ManualGroupsForm(ServiceErrorsMixin, forms.Form):
     groups = forms.CharField(
         label=_("Groups"), widget=forms.Textarea(attrs={"rows": 6}),
@@ -136,12 +150,43 @@ class ManualGroupsForm(ServiceErrorsMixin, forms.Form):
                     "their numbers, e.g. “A: CHN, ITA, BRA, GER”."),
     )
 
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_groups(self) -> list[tuple[str, list[Team]]]:
+        groups = []
+        for number, line in enumerate(self.cleaned_data["groups"].splitlines(), 1):
+            if not line.strip():
+                continue
+            name, colon, codes = line.partition(":")
+            if not colon or not name.strip():
+                raise forms.ValidationError(
+                    _("line %(n)d: write the group name, a colon, then the team codes")
+                    % {"n": number})
+            where = _("line %(n)d") % {"n": number}
+            groups.append((name.strip(), _teams_by_code(self.tournament, _split_codes(codes),
+                                                        where)))
+        if not groups:
+            raise forms.ValidationError(_("write at least one group"))
+        return groups
+
 
 class SeededTeamsForm(ServiceErrorsMixin, forms.Form):
     teams = forms.CharField(
         label=_("Teams in seed order"), widget=forms.Textarea(attrs={"rows": 6}),
         help_text=_("Team codes, best seed first, separated by commas, spaces or lines."),
     )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_teams(self) -> list[Team]:
+        codes = _split_codes(self.cleaned_data["teams"])
+        if not codes:
+            raise forms.ValidationError(_("list the teams by their codes"))
+        return _teams_by_code(self.tournament, codes, _("seed list"))
 
 
 class SwapForm(ServiceErrorsMixin, forms.Form):

@@ -13,3 +13,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
+# A file, not memory: concurrency tests run threads with their own connections, which
+# must see one database and its real locking.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405

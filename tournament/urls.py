@@ -5,11 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.views import public
-from tournament.views.director import audit, staff, teams, tournaments
+from tournament.views.director import audit, rounds, staff, stages, teams, tournaments
 
 public_patterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
+    path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),
 ]
 
 director_patterns = [
@@ -25,6 +26,20 @@ director_patterns = [
     path("<slug:slug>/staff/", staff.staff_list, name="staff"),
     path("<slug:slug>/staff/<int:pk>/remove/", staff.staff_remove, name="staff_remove"),
     path("<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("<slug:slug>/stages/", stages.stage_list, name="stage_list"),
+    path("<slug:slug>/stages/<int:pk>/", stages.stage_detail, name="stage_detail"),
+    path("<slug:slug>/stages/<int:pk>/groups/", stages.stage_groups, name="stage_groups"),
+    path("<slug:slug>/stages/<int:pk>/teams/", stages.stage_teams, name="stage_teams"),
+    path("<slug:slug>/stages/<int:pk>/generate/", stages.round_generate,
+         name="round_generate"),
+    path("<slug:slug>/rounds/<int:pk>/", rounds.round_detail, name="round_detail"),
+    path("<slug:slug>/rounds/<int:pk>/swap/", rounds.round_swap, name="round_swap"),
+    path("<slug:slug>/rounds/<int:pk>/publish/", rounds.round_publish, name="round_publish"),
+    path("<slug:slug>/rounds/<int:pk>/start/", rounds.round_start, name="round_start"),
+    path("<slug:slug>/rounds/<int:pk>/undo/", rounds.round_undo, name="round_undo"),
+    path("<slug:slug>/rounds/<int:pk>/lineup/<int:team_pk>/", rounds.round_lineup,
+         name="round_lineup"),
+    path("<slug:slug>/rounds/<int:pk>/<slug:kind>.pdf", rounds.round_pdf, name="round_pdf"),
 ]
 
 urlpatterns = [

@@ -14,18 +14,49 @@ STAFF = {"scorer", "referee", "chief_referee", "director", "superuser"}
 REFEREES = {"referee", "chief_referee", "director", "superuser"}
 DIRECTORS = {"director", "superuser"}
 
-# (url name, needs a team in the URL, roles that get the page)
+# (url name, what else the URL names, roles that get the page)
 PAGES = [
-    ("director:dashboard", False, STAFF),
-    ("director:tournament_edit", False, DIRECTORS),
-    ("director:team_list", False, DIRECTORS),
-    ("director:team_create", False, DIRECTORS),
-    ("director:team_import", False, DIRECTORS),
-    ("director:team_edit", True, DIRECTORS),
-    ("director:team_delete", True, DIRECTORS),
-    ("director:staff", False, DIRECTORS),
-    ("director:audit", False, REFEREES),
+    ("director:dashboard", None, STAFF),
+    ("director:tournament_edit", None, DIRECTORS),
+    ("director:team_list", None, DIRECTORS),
+    ("director:team_create", None, DIRECTORS),
+    ("director:team_import", None, DIRECTORS),
+    ("director:team_edit", "team", DIRECTORS),
+    ("director:team_delete", "team", DIRECTORS),
+    ("director:staff", None, DIRECTORS),
+    ("director:audit", None, REFEREES),
+    ("director:stage_list", None, DIRECTORS),
+    ("director:stage_detail", "stage", DIRECTORS),
+    ("director:round_detail", "round", DIRECTORS),
+    ("director:round_lineup", "lineup", DIRECTORS),
+    ("director:round_pdf", "printout", DIRECTORS),
 ]
+
+
+def url_args(kind, tournament, make_team, superuser):
+    """The rest of a page's URL: a team, a stage, or a drawn round of two teams."""
+    from tournament.models import Stage
+    from tournament.services import Actor
+    from tournament.services.draw import generate_round
+    from tournament.services.stages import create_stage, enter_teams
+
+    if kind is None:
+        return []
+    if kind == "team":
+        return [make_team(tournament).pk]
+    root = Actor(user=superuser)
+    stage = create_stage(root, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=5)
+    if kind == "stage":
+        return [stage.pk]
+    teams = [make_team(tournament), make_team(tournament)]
+    enter_teams(root, stage, teams)
+    round_ = generate_round(root, stage)
+    if kind == "round":
+        return [round_.pk]
+    if kind == "lineup":
+        return [round_.pk, teams[0].pk]
+    return [round_.pk, "table-cards"]
 
 
 @pytest.fixture
@@ -44,13 +75,11 @@ def people(tournament, make_tournament, make_user, staff_user):
 
 
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize(("url_name", "with_team", "allowed"), PAGES)
+@pytest.mark.parametrize(("url_name", "kind", "allowed"), PAGES)
 def test_each_role_on_each_staff_page(client, tournament, make_team, people, role, url_name,
-                                      with_team, allowed):
-    args = [tournament.slug]
-    if with_team:
-        args.append(make_team(tournament).pk)
-    url = reverse(url_name, args=args)
+                                      kind, allowed):
+    url = reverse(url_name, args=[tournament.slug, *url_args(kind, tournament, make_team,
+                                                                  people["superuser"])])
     user = people[role]
     if user is not None:
         client.force_login(user)

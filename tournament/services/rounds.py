@@ -47,17 +47,16 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
         round_ = _locked(round_)
         _expect(round_, Round.Status.DRAFT, doing="publish it again")
         previous = round_.stage.rounds.filter(number=round_.number - 1).first()
-        if previous is not None:
-            open_matches = unfinished_matches(previous)
-            if open_matches and not reason:
-                raise ServiceError(
-                    f"{previous.label} still has {len(open_matches)} match(es) without a "
-                    f"result ({', '.join(open_matches[:3])}"
-                    + (", …" if len(open_matches) > 3 else "")
-                    + "); give a reason to publish anyway"
-                )
-            if not open_matches:
-                reason = ""
+        open_matches = unfinished_matches(previous) if previous is not None else []
+        if open_matches and not reason:
+            raise ServiceError(
+                f"{previous.label} still has {len(open_matches)} match(es) without a "
+                f"result ({', '.join(open_matches[:3])}"
+                + (", …" if len(open_matches) > 3 else "")
+                + "); give a reason to publish anyway"
+            )
+        if not open_matches:
+            reason = ""  # nothing to override: keep no reason on record
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         round_.publish_override_reason = reason

@@ -1,0 +1,28 @@
+"""Who meets whom: pure pairing rules for group, Swiss and knockout stages (RULES.md §11).
+
+No Django here; ``tournament.services.draw`` gathers the inputs and saves the answers.
+"""
+
+from scoring.pairing.berger import berger_rounds
+from scoring.pairing.groups import snake_groups
+from scoring.pairing.knockout import (
+    bracket_order,
+    cross_groups,
+    next_round,
+    seeded_bracket,
+    third_place_match,
+)
+from scoring.pairing.swiss import SwissPairing, SwissTeam, swiss_pairing
+
+__all__ = [
+    "SwissPairing",
+    "SwissTeam",
+    "berger_rounds",
+    "bracket_order",
+    "cross_groups",
+    "next_round",
+    "seeded_bracket",
+    "snake_groups",
+    "swiss_pairing",
+    "third_place_match",
+]

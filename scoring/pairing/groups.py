@@ -1,0 +1,33 @@
+"""Allotting a seeded field to the groups of a group stage (RULES.md §11).
+
+Snake order keeps the groups even: seeds 1..g go into groups A..g, seeds g+1..2g back
+from the last group to A, and so on, so every group gets one team of each band of seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from scoring.errors import RuleError
+
+T = TypeVar("T")
+
+MIN_TEAMS_PER_GROUP = 2
+
+
+def snake_groups(teams_in_seed_order: Sequence[T], group_count: int) -> list[list[T]]:
+    """Groups A, B, … in order; inside a group the teams in seed order (Berger numbers)."""
+    if group_count < 1:
+        raise RuleError(f"a group stage needs at least one group, not {group_count}")
+    if len(teams_in_seed_order) < MIN_TEAMS_PER_GROUP * group_count:
+        raise RuleError(
+            f"{len(teams_in_seed_order)} teams cannot fill {group_count} groups: "
+            f"each group needs at least {MIN_TEAMS_PER_GROUP} teams"
+        )
+    groups: list[list[T]] = [[] for _ in range(group_count)]
+    for seed, team in enumerate(teams_in_seed_order):
+        band, place = divmod(seed, group_count)
+        # Even bands run A → last group, odd bands come back: the snake.
+        groups[place if band % 2 == 0 else group_count - 1 - place].append(team)
+    return groups

@@ -1,0 +1,46 @@
+"""Fixtures for stages and rounds: a director, teams, and rounds played to the end."""
+
+import random
+
+import pytest
+from django.utils import timezone
+
+from tournament.models import Round
+
+
+@pytest.fixture
+def director_actor(tournament, staff_user, actor):
+    return actor(staff_user(tournament, "director", username="director"))
+
+
+@pytest.fixture
+def teams(tournament, make_team):
+    """Teams T1…Tn seeded 1…n."""
+
+    def make(n):
+        return [make_team(tournament, code=f"T{i}", name=f"Team {i:03d}", seed=str(i))
+                for i in range(1, n + 1)]
+
+    return make
+
+
+@pytest.fixture
+def finish_round(director_actor):
+    """Play a round to the end: totals for every match (random unless given), signed off,
+    closed. Stands in for result entry, which has its own tests."""
+    from tournament.services.rounds import close_round, publish_round, start_round
+
+    def finish(round_, totals=None, *, seed=0):
+        rng = random.Random(seed + round_.pk)
+        if round_.status == Round.Status.DRAFT:
+            publish_round(director_actor, round_, override_reason="test")
+        if round_.status != Round.Status.IN_PLAY:
+            start_round(director_actor, round_)
+        for match in round_.matches.all():
+            home = (totals or {}).get(match.number, rng.choice([-60, -25, 0, 25, 60]))
+            match.home_total, match.away_total = home, -home
+            match.signed_off_at = timezone.now()
+            match.save()
+        return close_round(director_actor, round_)
+
+    return finish

@@ -1,0 +1,148 @@
+"""Stages, rounds and the draw, through the test client: director pages and the public draw."""
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tournament.models import Round, Stage
+from tournament.services.draw import generate_round
+from tournament.services.rounds import publish_round
+from tournament.services.stages import create_stage, enter_teams
+
+
+@pytest.fixture
+def logged_in(client, tournament, staff_user):
+    user = staff_user(tournament, "director", username="lin")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def swiss(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=7)
+    enter_teams(director_actor, stage, teams(40))
+    return stage
+
+
+def url(name, *args):
+    return reverse(f"director:{name}", args=args)
+
+
+def test_create_a_stage_and_allot_groups_by_seed(client, logged_in, tournament, teams):
+    teams(8)
+    response = client.post(url("stage_list", tournament.slug),
+                           {"name": "Groups", "kind": "groups"})
+    stage = Stage.objects.get(name="Groups")
+    assert response["Location"] == url("stage_detail", tournament.slug, stage.pk)
+    client.post(url("stage_groups", tournament.slug, stage.pk), {"group_count": 2})
+    groups = {g.name: [e.team.code for e in g.entries.order_by("position")]
+              for g in stage.groups.all()}
+    assert groups == {"A": ["T1", "T4", "T5", "T8"], "B": ["T2", "T3", "T6", "T7"]}
+
+
+def test_manual_groups_name_the_unknown_code(client, logged_in, tournament, teams):
+    teams(4)
+    stage = create_stage_via_client(client, tournament, "groups")
+    response = client.post(url("stage_groups", tournament.slug, stage.pk),
+                           {"groups": "A: T1, T2\nB: T3, XX9"})
+    assert response.status_code == 200
+    assert "line 2: no team with the code XX9" in response.content.decode()
+    assert not stage.entries.exists()
+
+
+def create_stage_via_client(client, tournament, kind):
+    client.post(url("stage_list", tournament.slug), {"name": kind.title(), "kind": kind,
+                                                     "swiss_rounds": 5})
+    return Stage.objects.get(kind=kind)
+
+
+def test_generate_review_and_publish(client, logged_in, tournament, swiss):
+    response = client.post(url("round_generate", tournament.slug, swiss.pk),
+                           {"expected_number": 1})
+    round_ = Round.objects.get()
+    assert response["Location"] == url("round_detail", tournament.slug, round_.pk)
+    page = client.get(response["Location"]).content.decode()
+    assert "Table" in page and "deals hands 1, 3, 5, 7" in page
+
+    # Pressing "generate" again from the stale page draws nothing new.
+    response = client.post(url("round_generate", tournament.slug, swiss.pk),
+                           {"expected_number": 1}, follow=True)
+    assert "already been generated" in response.content.decode()
+    assert Round.objects.count() == 1
+
+    client.post(url("round_publish", tournament.slug, round_.pk), {"override_reason": ""})
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED
+
+
+def test_swap_preview_then_swap(client, logged_in, tournament, swiss, director_actor):
+    round_ = generate_round(director_actor, swiss)
+    a, b = (e.team for e in round_.entries.select_related("team")[:2])
+    page = client.get(url("round_detail", tournament.slug, round_.pk),
+                      {"team_a": a.pk, "team_b": b.pk})
+    assert page.context["swap_check"] is not None
+    response = client.post(url("round_swap", tournament.slug, round_.pk),
+                           {"team_a": a.pk, "team_b": b.pk, "accept_warnings": "on"})
+    assert response.status_code == 302
+
+
+def test_bad_generate_request_is_a_message_not_an_error(client, logged_in, tournament, swiss):
+    response = client.post(url("round_generate", tournament.slug, swiss.pk),
+                           {"expected_number": "x"}, follow=True)
+    assert response.status_code == 200
+    assert "out of date" in response.content.decode()
+
+
+@pytest.mark.parametrize("kind", ["draw-by-table", "draw-by-team", "table-cards"])
+def test_printouts_are_pdfs_with_the_draw(client, logged_in, tournament, swiss, director_actor,
+                                          kind):
+    round_ = generate_round(director_actor, swiss)
+    response = client.get(url("round_pdf", tournament.slug, round_.pk, kind),
+                          {"paper": "letter"})
+    assert response["Content-Type"] == "application/pdf"
+    import io
+
+    reader = PdfReader(io.BytesIO(response.content))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    first = round_.matches.select_related("home").first()
+    assert first.home.code in text or first.home.name in text
+    if kind == "table-cards":
+        assert len(reader.pages) == 2 * round_.matches.count()
+
+
+def test_unknown_printout_is_404(client, logged_in, tournament, swiss, director_actor):
+    round_ = generate_round(director_actor, swiss)
+    assert client.get(url("round_pdf", tournament.slug, round_.pk, "secrets")).status_code == 404
+
+
+def test_round_page_query_count_does_not_grow(client, logged_in, tournament, swiss,
+                                              director_actor, django_assert_max_num_queries):
+    round_ = generate_round(director_actor, swiss)
+    with django_assert_max_num_queries(25):
+        assert client.get(url("round_detail", tournament.slug, round_.pk)).status_code == 200
+
+
+def test_stage_pages_query_counts(client, logged_in, tournament, swiss, director_actor,
+                                  django_assert_max_num_queries):
+    generate_round(director_actor, swiss)
+    with django_assert_max_num_queries(15):
+        assert client.get(url("stage_list", tournament.slug)).status_code == 200
+    with django_assert_max_num_queries(15):
+        assert client.get(url("stage_detail", tournament.slug, swiss.pk)).status_code == 200
+
+
+def test_public_draw_shows_published_rounds_only(client, tournament, swiss, director_actor,
+                                                 django_assert_max_num_queries):
+    round_ = generate_round(director_actor, swiss)
+    public = reverse("public:round", args=[tournament.slug, round_.pk])
+    assert client.get(public).status_code == 404
+    publish_round(director_actor, round_)
+    with django_assert_max_num_queries(12):
+        by_table = client.get(public)
+    assert by_table.status_code == 200
+    with django_assert_max_num_queries(12):
+        by_team = client.get(public, {"by": "team"})
+    page = by_team.content.decode()
+    assert "Team 001" in page and "Table 1, seat 1" in page
+    assert round_.label in client.get(tournament.get_absolute_url()).content.decode()

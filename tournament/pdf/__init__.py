@@ -1,0 +1,1 @@
+"""Printed documents (reportlab): one renderer class per document, one module each."""

@@ -1,0 +1,119 @@
+"""The draw of a round as pages and printouts show it: tables, seats, who deals each hand.
+
+Seats and dealers come from ``scoring.seating`` (RULES.md §8); nothing here decides them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from scoring import seating
+from tournament.models import Match, Player, Round, RoundEntry, Team
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    seat: int  # 1 or 2 at the table
+    team: Team
+    player: Player
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    number: int
+    position: int  # the match's table 1 or 2
+    match: Match
+    seats: tuple[SeatPlan, SeatPlan]
+    dealer_seats: tuple[int, ...]  # the dealer's seat in hands 1, 2, …
+
+    def seat(self, number: int) -> SeatPlan:
+        return self.seats[number - 1]
+
+    def dealer(self, hand: int) -> SeatPlan:
+        return self.seat(self.dealer_seats[hand - 1])
+
+    def non_dealer(self, hand: int) -> SeatPlan:
+        return self.seat(3 - self.dealer_seats[hand - 1])
+
+    def hands_dealt_by(self, seat: int) -> tuple[int, ...]:
+        return tuple(hand for hand, dealer in enumerate(self.dealer_seats, 1) if dealer == seat)
+
+    @property
+    def seats_with_deals(self) -> list[tuple[SeatPlan, str]]:
+        """Each seat with the hands it deals, written out ("1, 3, 5, 7")."""
+        return [(seat, ", ".join(map(str, self.hands_dealt_by(seat.seat))))
+                for seat in self.seats]
+
+    def seat_of_team(self, team: Team) -> SeatPlan:
+        return next(s for s in self.seats if s.team.pk == team.pk)
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    match: Match
+    tables: tuple[TablePlan, TablePlan]
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    round: Round
+    matches: list[MatchPlan]
+    byes: list[Team]
+
+    @property
+    def tables(self) -> list[TablePlan]:
+        return [table for plan in self.matches for table in plan.tables]
+
+    def by_team(self) -> list[TeamPlace]:
+        """Every team of the round, alphabetically, with its seats (none for a bye)."""
+        places: dict[int, TeamPlace] = {}
+        for table in self.tables:
+            for seat in table.seats:
+                opponent = table.seat(3 - seat.seat).team
+                place = places.setdefault(seat.team.pk, TeamPlace(seat.team, opponent, []))
+                place.seats.append((table, seat))
+        for team in self.byes:
+            places[team.pk] = TeamPlace(team, None, [])
+        return sorted(places.values(), key=lambda p: (p.team.name.casefold(), p.team.code))
+
+
+@dataclass(frozen=True)
+class TeamPlace:
+    team: Team
+    opponent: Team | None  # None: a bye
+    seats: list[tuple[TablePlan, SeatPlan]]
+
+
+def round_plan(round_: Round) -> RoundPlan:
+    """The whole draw of a round in a fixed number of queries."""
+    entries = RoundEntry.objects.select_related("team", "first_player", "second_player")
+    matches = (
+        round_.matches.select_related("home", "away", "group")
+        .prefetch_related("tables", Prefetch("entries", queryset=entries))
+        .order_by("number")
+    )
+    hands = round_.hands_per_match
+    plans = []
+    for match in matches:
+        lineup = {entry.side: entry for entry in match.entries.all()}
+        tables = sorted(match.tables.all(), key=lambda t: t.position)
+        table_plans = []
+        for table in tables:
+            seats = []
+            for seat_number in (1, 2):
+                side, slot = seating.seat_holder(table.position, seat_number)
+                entry = lineup[side.value]
+                player = entry.first_player if slot == 1 else entry.second_player
+                seats.append(SeatPlan(seat=seat_number, team=entry.team, player=player))
+            dealer_seats = tuple(
+                seating.dealer_seat(hand) for hand in range(1, hands + match.extra_hands + 1)
+            )
+            table_plans.append(TablePlan(number=table.number, position=table.position,
+                                         match=match, seats=tuple(seats),
+                                         dealer_seats=dealer_seats))
+        plans.append(MatchPlan(match=match, tables=tuple(table_plans)))
+    byes = [entry.team for entry in round_.entries.filter(side=RoundEntry.Side.BYE)
+            .select_related("team")]
+    return RoundPlan(round=round_, matches=plans, byes=byes)

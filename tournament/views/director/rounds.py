@@ -1,0 +1,163 @@
+"""One round for the director: review the draw, swap teams, line-ups, publish, print."""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.forms import LineupForm, PublishForm, SwapForm
+from tournament.models import Round, RoundEntry
+from tournament.pdf.base import paper
+from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
+from tournament.permissions import Perm
+from tournament.selectors.draw import round_plan
+from tournament.services import Actor, ServiceError
+from tournament.services.draw import check_swap, swap_teams
+from tournament.services.rounds import publish_round, set_lineup, start_round, undo_round
+from tournament.views.access import staff_view
+
+
+def _round(tournament, pk) -> Round:
+    return get_object_or_404(Round.objects.select_related("stage__tournament"),
+                             pk=pk, stage__tournament=tournament)
+
+
+def _teams_of(round_):
+    return round_.stage.tournament.teams.filter(round_entries__round=round_).order_by("name")
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def round_detail(request, tournament, pk):
+    round_ = _round(tournament, pk)
+    swap_form = SwapForm(request.GET or None, teams=_teams_of(round_))
+    swap_check = None
+    if "team_a" in request.GET and swap_form.is_valid():
+        swap_check = check_swap(round_, swap_form.cleaned_data["team_a"],
+                                swap_form.cleaned_data["team_b"])
+    return _render_round(request, tournament, round_, swap_form=swap_form,
+                         swap_check=swap_check)
+
+
+def _render_round(request, tournament, round_, **extra):
+    previous = round_.stage.rounds.filter(number=round_.number - 1).first()
+    context = {
+        "tournament": tournament, "round": round_, "plan": round_plan(round_),
+        "previous": previous,
+        "previous_open": previous is not None
+        and previous.matches.filter(signed_off_at=None).exists(),
+        "publish_form": PublishForm(),
+        "swap_form": SwapForm(teams=_teams_of(round_)),
+        "is_latest": not round_.stage.rounds.filter(number__gt=round_.number).exists(),
+    }
+    context.update(extra)
+    return render(request, "director/round_detail.html", context)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def round_swap(request, tournament, pk):
+    round_ = _round(tournament, pk)
+    form = SwapForm(request.POST, teams=_teams_of(round_))
+    if form.is_valid():
+        a, b = form.cleaned_data["team_a"], form.cleaned_data["team_b"]
+        try:
+            swap_teams(Actor.from_request(request), round_, a, b,
+                       accept_warnings=form.cleaned_data["accept_warnings"])
+        except ServiceError as error:
+            return _render_round(request, tournament, round_, swap_form=form,
+                                 swap_check=check_swap(round_, a, b), swap_error=error.message)
+        messages.success(request, _("%(a)s and %(b)s swapped.") % {"a": a.code, "b": b.code})
+        return redirect("director:round_detail", tournament.slug, round_.pk)
+    return _render_round(request, tournament, round_, swap_form=form)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def round_publish(request, tournament, pk):
+    round_ = _round(tournament, pk)
+    form = PublishForm(request.POST)
+    if form.is_valid():
+        try:
+            publish_round(Actor.from_request(request), round_,
+                          override_reason=form.cleaned_data["override_reason"])
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("%(round)s published.") % {"round": round_.label})
+            return redirect("director:round_detail", tournament.slug, round_.pk)
+    return _render_round(request, tournament, round_, publish_form=form)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def round_start(request, tournament, pk):
+    round_ = _round(tournament, pk)
+    try:
+        start_round(Actor.from_request(request), round_)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Play has started in %(round)s.") % {"round": round_.label})
+    return redirect("director:round_detail", tournament.slug, round_.pk)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def round_undo(request, tournament, pk):
+    round_ = _round(tournament, pk)
+    stage = round_.stage
+    try:
+        undo_round(Actor.from_request(request), round_)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:round_detail", tournament.slug, round_.pk)
+    messages.success(request, _("%(round)s undone.") % {"round": round_.label})
+    return redirect("director:stage_detail", tournament.slug, stage.pk)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def round_lineup(request, tournament, pk, team_pk):
+    round_ = _round(tournament, pk)
+    entry = get_object_or_404(
+        RoundEntry.objects.select_related("team", "first_player", "second_player"),
+        round=round_, team_id=team_pk, match__isnull=False,
+    )
+    form = LineupForm(request.POST or None, team=entry.team, initial={
+        "first_player": entry.first_player, "second_player": entry.second_player})
+    if request.method == "POST" and form.is_valid():
+        try:
+            set_lineup(Actor.from_request(request), round_, entry.team, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Line-up of %(team)s saved.") % {"team": entry.team})
+            return redirect("director:round_detail", tournament.slug, round_.pk)
+    return render(request, "director/round_lineup.html", {
+        "tournament": tournament, "round": round_, "entry": entry, "form": form,
+    })
+
+
+PRINTOUTS = {
+    "draw-by-table": DrawByTable,
+    "draw-by-team": DrawByTeam,
+    "table-cards": TableCards,
+}
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def round_pdf(request, tournament, pk, kind):
+    round_ = _round(tournament, pk)
+    document = PRINTOUTS.get(kind)
+    if document is None:
+        raise Http404("no such printout")
+    try:
+        paper_name = paper(request.GET.get("paper")).name
+    except ValueError:
+        paper_name = "a4"
+    pdf = document(round_plan(round_), paper_name=paper_name).render()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"{slugify(tournament.slug)}-{slugify(round_.stage.name)}-r{round_.number}-{kind}"
+    response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+    return response

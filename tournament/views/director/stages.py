@@ -1,0 +1,127 @@
+"""Stages of a tournament: create them, put teams into them, draw their rounds."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.errors import RuleError
+from scoring.pairing import snake_groups
+from tournament.forms import ManualGroupsForm, SeededTeamsForm, SnakeGroupsForm, StageForm
+from tournament.permissions import Perm
+from tournament.services import Actor, ServiceError
+from tournament.services.draw import generate_round, next_round_number
+from tournament.services.stages import allot_groups, create_stage, enter_teams, teams_in_seed_order
+from tournament.views.access import staff_view
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def stage_list(request, tournament):
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            stage = create_stage(Actor.from_request(request), tournament, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
+            return redirect("director:stage_detail", tournament.slug, stage.pk)
+    stages = tournament.stages.prefetch_related("rounds").order_by("order")
+    return render(request, "director/stage_list.html", {
+        "tournament": tournament, "stages": stages, "form": form,
+    })
+
+
+def _stage_context(request, tournament, stage, **forms):
+    entries = stage.entries.select_related("team", "group").order_by("group__order", "position")
+    groups: dict = {}
+    for entry in entries:
+        groups.setdefault(entry.group, []).append(entry)
+    context = {
+        "tournament": tournament, "stage": stage, "groups": groups,
+        "entry_count": len(entries),
+        "rounds": stage.rounds.order_by("number"),
+        "next_number": next_round_number(stage),
+        "snake_form": forms.get("snake_form") or SnakeGroupsForm(),
+        "manual_form": forms.get("manual_form") or ManualGroupsForm(tournament=tournament),
+        "seeded_form": forms.get("seeded_form") or SeededTeamsForm(tournament=tournament),
+    }
+    return render(request, "director/stage_detail.html", context)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def stage_detail(request, tournament, pk):
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    return _stage_context(request, tournament, stage)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def stage_groups(request, tournament, pk):
+    """Allot the teams of a group stage: by seed in snake order, or as typed by hand."""
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    actor = Actor.from_request(request)
+    if "group_count" in request.POST:
+        form = SnakeGroupsForm(request.POST)
+        if form.is_valid():
+            try:
+                groups = snake_groups(teams_in_seed_order(tournament),
+                                      form.cleaned_data["group_count"])
+                allot_groups(actor, stage, groups)
+            except RuleError as error:
+                form.add_error("group_count", str(error))
+            except ServiceError as error:
+                form.add_service_error(error)
+            else:
+                messages.success(request, _("Groups allotted by seed."))
+                return redirect("director:stage_detail", tournament.slug, stage.pk)
+        return _stage_context(request, tournament, stage, snake_form=form)
+    form = ManualGroupsForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        names = [name for name, _teams in form.cleaned_data["groups"]]
+        teams = [teams for _name, teams in form.cleaned_data["groups"]]
+        try:
+            allot_groups(actor, stage, teams, names=names)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Groups saved."))
+            return redirect("director:stage_detail", tournament.slug, stage.pk)
+    return _stage_context(request, tournament, stage, manual_form=form)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def stage_teams(request, tournament, pk):
+    """Enter the teams of a Swiss or knockout stage in seed order."""
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    form = SeededTeamsForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            enter_teams(Actor.from_request(request), stage, form.cleaned_data["teams"])
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Teams entered."))
+            return redirect("director:stage_detail", tournament.slug, stage.pk)
+    return _stage_context(request, tournament, stage, seeded_form=form)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def round_generate(request, tournament, pk):
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    try:
+        expected = int(request.POST.get("expected_number", ""))
+    except ValueError:
+        messages.error(request, _("The page was out of date; please try again."))
+        return redirect("director:stage_detail", tournament.slug, stage.pk)
+    try:
+        round_ = generate_round(Actor.from_request(request), stage, expected_number=expected)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:stage_detail", tournament.slug, stage.pk)
+    messages.success(request, _("%(round)s drawn. Review it, then publish.") % {
+        "round": round_.label})
+    return redirect("director:round_detail", tournament.slug, round_.pk)
+
