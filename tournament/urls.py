@@ -5,12 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.views import public
-from tournament.views.director import audit, rounds, staff, stages, teams, tournaments
+from tournament.views.director import audit, deals, rounds, staff, stages, teams, tournaments
 
 public_patterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
     path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),
+    path("t/<slug:slug>/rounds/<int:pk>/hands/", public.hand_records, name="hand_records"),
+    path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
 ]
 
 director_patterns = [
@@ -40,6 +42,15 @@ director_patterns = [
     path("<slug:slug>/rounds/<int:pk>/lineup/<int:team_pk>/", rounds.round_lineup,
          name="round_lineup"),
     path("<slug:slug>/rounds/<int:pk>/<slug:kind>.pdf", rounds.round_pdf, name="round_pdf"),
+    path("<slug:slug>/deals/", deals.deal_key, name="deal_key"),
+    path("<slug:slug>/deals/reveal/", deals.deal_key_reveal, name="deal_key_reveal"),
+    path("<slug:slug>/rounds/<int:pk>/deals/", deals.round_deals, name="round_deals"),
+    path("<slug:slug>/rounds/<int:pk>/deals/make/", deals.round_deals_generate,
+         name="round_deals_generate"),
+    path("<slug:slug>/rounds/<int:pk>/deals/<int:deal_pk>/replace/", deals.deal_replace,
+         name="deal_replace"),
+    path("<slug:slug>/rounds/<int:pk>/deals/<slug:kind>.pdf", deals.round_deals_pdf,
+         name="round_deals_pdf"),
 ]
 
 urlpatterns = [

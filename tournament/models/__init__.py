@@ -1,4 +1,5 @@
 from tournament.models.audit import AuditEntry
+from tournament.models.deals import Deal, DealKey
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
 from tournament.models.stage import Group, Stage, StageTeam
@@ -7,6 +8,8 @@ from tournament.models.tournament import Tournament
 
 __all__ = [
     "AuditEntry",
+    "Deal",
+    "DealKey",
     "Group",
     "Match",
     "Player",

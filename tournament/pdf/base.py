@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import abc
 import io
-import unicodedata
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
@@ -34,21 +33,39 @@ def register_fonts() -> None:
         _registered = True
 
 
-def _needs_cjk_font(text: str) -> bool:
-    # Helvetica prints Latin-1 (é, ü, ã …); anything beyond it goes to the CID font.
-    return any(ord(ch) > 0xFF and unicodedata.category(ch)[0] in "LNPS" for ch in text)
+def _latin_can_print(ch: str) -> bool:
+    # The standard PDF fonts print WinAnsi (cp1252): Latin-1 plus dashes, quotes, bullets, €.
+    try:
+        ch.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def runs(text: str, *, bold: bool = False) -> list[tuple[str, str]]:
+    """Split text into (piece, font) runs: Helvetica where it can print, STSong elsewhere
+    (Chinese names), so a Latin line keeps its look around a Chinese name."""
+    pieces: list[tuple[str, str]] = []
+    latin = LATIN_BOLD if bold else LATIN
+    for ch in text:
+        font = latin if _latin_can_print(ch) or ch.isspace() else CJK
+        if pieces and pieces[-1][1] == font:
+            pieces[-1] = (pieces[-1][0] + ch, font)
+        else:
+            pieces.append((ch, font))
+    if any(font == CJK for _piece, font in pieces):
+        register_fonts()
+    return pieces
 
 
 def font_for(text: str, *, bold: bool = False) -> str:
-    """Helvetica for Latin text, STSong for Chinese (and other text Helvetica lacks)."""
-    if _needs_cjk_font(text):
-        register_fonts()
-        return CJK
-    return LATIN_BOLD if bold else LATIN
+    """The font of a whole string when it cannot be split: STSong if any character needs it."""
+    return CJK if any(f == CJK for _p, f in runs(text, bold=bold)) else (
+        LATIN_BOLD if bold else LATIN)
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    return pdfmetrics.stringWidth(text, font_for(text, bold=bold), size)
+    return sum(pdfmetrics.stringWidth(piece, font, size) for piece, font in runs(text, bold=bold))
 
 
 def fit_text(text: str, size: float, width: float, *, bold: bool = False,
@@ -112,17 +129,17 @@ class Document(abc.ABC):
     def text(self, x: float, y: float, text: str, *, size: float = 10, bold: bool = False,
              align: str = "left", colour: float | tuple = 0) -> None:
         c = self.canvas
-        c.setFont(font_for(text, bold=bold), size)
         if isinstance(colour, tuple):
             c.setFillColorRGB(*colour)
         else:
             c.setFillGray(colour)
-        if align == "center":
-            c.drawCentredString(x, y, text)
-        elif align == "right":
-            c.drawRightString(x, y, text)
-        else:
-            c.drawString(x, y, text)
+        if align != "left":
+            width = text_width(text, size, bold=bold)
+            x -= width / 2 if align == "center" else width
+        for piece, font in runs(text, bold=bold):
+            c.setFont(font, size)
+            c.drawString(x, y, piece)
+            x += pdfmetrics.stringWidth(piece, font, size)
         c.setFillGray(0)
 
     def render(self) -> bytes:

@@ -89,7 +89,7 @@ class TableCards(Document):
                   colour=0.35)
         self.text(w / 2, h / 2 - 10 * mm, str(table.number), size=180, bold=True,
                   align="center")
-        self.text(w / 2, m + 48 * mm,
+        self.text(w / 2, m + 56 * mm,
                   _("Match %(n)d · %(home)s – %(away)s") % {
                       "n": table.match.number, "home": table.match.home.code,
                       "away": table.match.away.code},
@@ -98,14 +98,12 @@ class TableCards(Document):
             x = m + 5 * mm if seat.seat == 1 else w / 2 + 5 * mm
             width = w / 2 - m - 10 * mm
             label = _("Seat %(n)d") % {"n": seat.seat}
-            self.text(x, m + 34 * mm, label, size=14, colour=0.4)
+            self.text(x, m + 40 * mm, label, size=14, colour=0.4)
             name = f"{seat.player.name}"
-            self.text(x, m + 22 * mm, name, size=fit_text(name, 26, width, bold=True),
+            self.text(x, m + 27 * mm, name, size=fit_text(name, 30, width, bold=True),
                       bold=True)
             team = f"{seat.team.name} ({seat.team.code})"
-            self.text(x, m + 12 * mm, team, size=fit_text(team, 16, width))
-        dealer = table.dealer(1)
-        self.text(w / 2, m + 2 * mm,
-                  _("Hand 1: %(player)s deals; the dealer alternates every hand.") % {
-                      "player": dealer.player.name},
-                  size=12, align="center")
+            self.text(x, m + 17 * mm, team, size=fit_text(team, 16, width))
+            hands = ", ".join(map(str, table.hands_dealt_by(seat.seat)))
+            self.text(x, m + 8 * mm, _("Deals hands %(hands)s") % {"hands": hands}, size=13,
+                      colour=0.3)

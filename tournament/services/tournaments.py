@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from tournament.models import Role, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.deals import ensure_key
 
 # Fields a director edits on the settings page; everything else has its own service.
 EDITABLE_FIELDS = (
@@ -44,8 +45,11 @@ def create_tournament(actor: Actor, **values) -> Tournament:
                     tournament=tournament, user=actor.user, role=Role.DIRECTOR
                 )
                 forget_cached_roles(actor.user)
+            # The key exists from the start so its commitment is public before any deal.
+            key = ensure_key(tournament)
             audit(actor, tournament, "tournament.create",
-                  f"{actor.name} created the tournament {tournament.name}")
+                  f"{actor.name} created the tournament {tournament.name}; deal commitment "
+                  f"{key.commitment}")
     except IntegrityError:
         raise ServiceError(
             _("The short name %(slug)s is already taken.") % {"slug": tournament.slug},

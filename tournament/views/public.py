@@ -3,7 +3,8 @@
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from tournament.models import Round, Tournament
+from scoring.deals import deal_from_text, verify
+from tournament.models import DealKey, Round, Tournament
 from tournament.selectors.draw import round_plan
 from tournament.tables import TeamTable
 from tournament.views.access import public_tournament
@@ -24,6 +25,7 @@ def tournament_page(request, slug):
     with timezone.override(tournament.time_zone):
         return render(request, "public/tournament.html", {
             "tournament": tournament, "team_table": teams, "rounds": rounds,
+            "deal_key": DealKey.objects.filter(tournament=tournament).first(),
         })
 
 
@@ -40,3 +42,26 @@ def round_draw(request, slug, pk):
             "tournament": tournament, "round": round_, "plan": round_plan(round_),
             "by_team": by_team,
         })
+
+
+def deal_check(request, slug):
+    """The commitment published before play and, once revealed, the key that matches it."""
+    tournament = public_tournament(request, slug)
+    key = DealKey.objects.filter(tournament=tournament).first()
+    verified = key is not None and key.is_revealed and verify(key.key, key.commitment)
+    return render(request, "public/deal_check.html", {
+        "tournament": tournament, "key": key, "verified": verified,
+        "stages": tournament.stages.order_by("order"),
+    })
+
+
+def hand_records(request, slug, pk):
+    """Every deal of a closed round with its cards; nothing before the round closes."""
+    tournament = public_tournament(request, slug)
+    round_ = get_object_or_404(Round.objects.select_related("stage"),
+                               pk=pk, stage__tournament=tournament, status=Round.Status.CLOSED)
+    deals = [(deal, deal_from_text(deal.cards))
+             for deal in round_.deals.order_by("deal_set", "hand", "reserve")]
+    return render(request, "public/hand_records.html", {
+        "tournament": tournament, "round": round_, "deals": deals,
+    })

@@ -14,8 +14,9 @@ VALUES = {"name": "Asia Open", "slug": "asia-open", "starts_on": dt.date(2026, 5
 def test_superuser_creates_a_tournament_with_rule_book_defaults(admin_user, actor):
     tournament = create_tournament(actor(admin_user), **VALUES)
     assert tournament.knock_limit == 10 and tournament.hands_per_match == 8
+    commitment = tournament.deal_key.commitment
     assert AuditEntry.objects.get(tournament=tournament).summary == (
-        "root created the tournament Asia Open")
+        f"root created the tournament Asia Open; deal commitment {commitment}")
 
 
 def test_creator_with_the_permission_becomes_director(make_user, actor):

@@ -1,0 +1,70 @@
+"""The physical boxes of a round: one per hand and table, each carrying one deal.
+
+A box is (round, hand, table); it holds the current deal of its match's deal set for that
+hand, and the dealer seat of the hand (``scoring.seating``) says who takes the 11 cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.deals import Deal as DealCards
+from scoring.deals import deal_from_text
+from tournament.models import Deal, Round
+from tournament.selectors.draw import RoundPlan, SeatPlan, TablePlan, round_plan
+from tournament.services.deals import deal_set_of
+
+
+@dataclass(frozen=True)
+class Box:
+    hand: int
+    table: TablePlan
+    deal: Deal
+    cards: DealCards
+
+    @property
+    def dealer(self) -> SeatPlan:
+        return self.table.dealer(self.hand)
+
+    @property
+    def non_dealer(self) -> SeatPlan:
+        return self.table.non_dealer(self.hand)
+
+
+@dataclass(frozen=True)
+class RoundBoxes:
+    plan: RoundPlan
+    deals: list[Deal]  # current deals in (set, hand) order
+    boxes: list[Box]  # in packing order: hand by hand, table by table
+    cards: dict[int, DealCards]  # deal pk → its 52 cards
+    by_deal: dict[int, list[Box]]  # deal pk → the boxes that carry it
+
+    def cards_of(self, deal: Deal) -> DealCards:
+        return self.cards[deal.pk]
+
+    def copies(self, deal: Deal) -> int:
+        return len(self.by_deal.get(deal.pk, ()))
+
+    def boxes_of(self, deal: Deal) -> list[Box]:
+        return self.by_deal.get(deal.pk, [])
+
+
+def round_boxes(round_: Round, plan: RoundPlan | None = None) -> RoundBoxes:
+    """Every box of the round in a fixed number of queries."""
+    plan = plan or round_plan(round_)
+    deals = list(round_.deals.filter(is_current=True).order_by("deal_set", "hand"))
+    by_place = {(d.deal_set, d.hand): d for d in deals}
+    parsed = {d.pk: deal_from_text(d.cards) for d in deals}
+    boxes = []
+    hands = max((len(t.dealer_seats) for t in plan.tables), default=0)
+    for hand in range(1, hands + 1):
+        for table in plan.tables:
+            if hand > len(table.dealer_seats):
+                continue
+            deal = by_place.get((deal_set_of(round_, table.match.number), hand))
+            if deal is not None:
+                boxes.append(Box(hand=hand, table=table, deal=deal, cards=parsed[deal.pk]))
+    by_deal: dict[int, list[Box]] = {}
+    for box in boxes:
+        by_deal.setdefault(box.deal.pk, []).append(box)
+    return RoundBoxes(plan=plan, deals=deals, boxes=boxes, cards=parsed, by_deal=by_deal)
