@@ -32,6 +32,7 @@ def finish_round(director_actor):
 
     def finish(round_, totals=None, *, seed=0):
         rng = random.Random(seed + round_.pk)
+        round_.refresh_from_db()
         if round_.status == Round.Status.DRAFT:
             publish_round(director_actor, round_, override_reason="test")
         if round_.status != Round.Status.IN_PLAY:

@@ -1,0 +1,101 @@
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from scoring.deals import DealPlace, commitment, make_deal
+from tournament.models import AuditEntry, Deal, DealKey, Stage
+from tournament.services import ServiceError
+from tournament.services.deals import (
+    ensure_key,
+    generate_deals,
+    replace_deal,
+    reveal_key,
+    set_public_value,
+)
+from tournament.services.draw import generate_round
+from tournament.services.stages import create_stage, enter_teams
+
+
+@pytest.fixture
+def round_(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=5)
+    enter_teams(director_actor, stage, teams(6))
+    return generate_round(director_actor, stage)
+
+
+def test_key_is_made_once_and_committed(tournament):
+    key = ensure_key(tournament)
+    assert ensure_key(tournament).pk == key.pk
+    assert key.commitment == commitment(key.key)
+    assert len(key.key_hex) == 64
+
+
+def test_deals_are_the_documented_construction(director_actor, round_, tournament):
+    made = generate_deals(director_actor, round_)
+    assert len(made) == 8  # one field-wide set, eight hands
+    key = DealKey.objects.get(tournament=tournament)
+    deal = Deal.objects.get(round=round_, deal_set=1, hand=3)
+    expected = make_deal(key.key, DealPlace(stage=round_.stage.order, round=1, deal_set=1,
+                                            hand=3))
+    assert deal.cards == expected.text
+    assert AuditEntry.objects.filter(action="deals.generate").exists()
+
+
+def test_one_deal_set_per_match_when_the_setting_says_so(director_actor, round_, tournament):
+    tournament.deal_scope = "match"
+    tournament.save()
+    generate_deals(director_actor, round_)
+    assert Deal.objects.filter(round=round_).count() == 3 * 8
+    assert len(set(Deal.objects.values_list("cards", flat=True))) == 24
+
+
+def test_deals_are_made_once(director_actor, round_):
+    generate_deals(director_actor, round_)
+    with pytest.raises(ServiceError, match="made already"):
+        generate_deals(director_actor, round_)
+    assert Deal.objects.count() == 8
+
+
+def test_public_value_changes_the_deals_and_is_frozen_after(director_actor, round_,
+                                                             tournament):
+    set_public_value(director_actor, tournament, "Lotto 3 17 22 31 40 45")
+    generate_deals(director_actor, round_)
+    key = DealKey.objects.get(tournament=tournament)
+    deal = Deal.objects.get(round=round_, hand=1)
+    place = DealPlace(round_.stage.order, 1, 1, 1)
+    assert deal.cards == make_deal(key.key, place, public_value="Lotto 3 17 22 31 40 45").text
+    assert deal.cards != make_deal(key.key, place).text
+    with pytest.raises(ServiceError, match="before the first deal"):
+        set_public_value(director_actor, tournament, "another")
+
+
+def test_reserve_deal_replaces_with_a_reason(director_actor, round_):
+    generate_deals(director_actor, round_)
+    old = Deal.objects.get(round=round_, hand=5)
+    with pytest.raises(ServiceError, match="reason"):
+        replace_deal(director_actor, old, "  ")
+    new = replace_deal(director_actor, old, "box 5 at table 3 was mis-packed")
+    old.refresh_from_db()
+    assert (old.is_current, old.replaced_reason) == (False, "box 5 at table 3 was mis-packed")
+    assert (new.hand, new.reserve, new.is_current) == (5, 1, True)
+    assert new.cards != old.cards
+    with pytest.raises(ServiceError, match="already been replaced"):
+        replace_deal(director_actor, old, "again")
+    assert "mis-packed" in AuditEntry.objects.get(action="deals.replace").summary
+
+
+def test_scorers_and_referees_cannot_touch_deals(round_, tournament, staff_user, actor):
+    for role in ("scorer", "referee"):
+        person = actor(staff_user(tournament, role))
+        with pytest.raises(PermissionDenied):
+            generate_deals(person, round_)
+
+
+def test_key_is_revealed_only_when_every_round_is_closed(director_actor, round_, tournament,
+                                                         finish_round):
+    generate_deals(director_actor, round_)
+    with pytest.raises(ServiceError, match="not closed"):
+        reveal_key(director_actor, tournament)
+    finish_round(round_)
+    key = reveal_key(director_actor, tournament)
+    assert key.is_revealed

@@ -1,0 +1,123 @@
+"""No page, export or API shows a deal before its round is closed, except to directors."""
+
+import io
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from pypdf import PdfReader
+
+from tournament.models import Deal, Stage
+from tournament.services.deals import generate_deals
+from tournament.services.draw import generate_round
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
+
+
+def all_routes(resolver=None, prefix=""):
+    """Every URL pattern of the project as a route string with <converter:name> parts."""
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from all_routes(pattern, route)
+        elif isinstance(pattern, URLPattern):
+            yield route
+
+
+def fill(route, values):
+    """Every way to fill a route's parameters from ``values`` (name → candidates)."""
+    names = re.findall(r"<(?:\w+:)?(\w+)>", route)
+    urls = [route]
+    for name in names:
+        candidates = values.get(name, ["1"])
+        urls = [re.sub(rf"<(?:\w+:)?{name}>", str(c), url, count=1)
+                for url in urls for c in candidates]
+    return ["/" + url.lstrip("^").rstrip("$").replace("\\Z", "") for url in urls]
+
+
+@pytest.fixture
+def open_round(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=5)
+    field = teams(4)
+    enter_teams(director_actor, stage, field)
+    round_ = generate_round(director_actor, stage)
+    generate_deals(director_actor, round_)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    deal = Deal.objects.filter(round=round_).first()
+    values = {
+        "slug": [tournament.slug], "pk": [round_.pk, stage.pk, field[0].pk],
+        "team_pk": [field[0].pk], "deal_pk": [deal.pk],
+        "kind": ["deal-sheet", "box-labels", "packing-list", "draw-by-table",
+                 "draw-by-team", "table-cards"],
+    }
+    return round_, values
+
+
+def secrets_of(round_):
+    """Runs of three cards of every deal, in the notations a page might use."""
+    runs = set()
+    for cards in Deal.objects.filter(round=round_).values_list("cards", flat=True):
+        tokens = cards.split()
+        for i in range(0, 52 - 3, 3):
+            runs.add(" ".join(tokens[i:i + 3]))
+    return runs
+
+
+def leaks(response, runs):
+    if response.status_code != 200:
+        return []
+    if response.get("Content-Type", "").startswith("application/pdf"):
+        reader = PdfReader(io.BytesIO(response.content))
+        text = " ".join(page.extract_text() for page in reader.pages)
+    else:
+        text = b"".join(response).decode(errors="replace") if response.streaming else \
+            response.content.decode(errors="replace")
+    return [run for run in runs if run in text]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "scorer", "referee"])
+def test_no_page_shows_an_open_round_deal(client, tournament, staff_user, open_round, who):
+    round_, values = open_round
+    if who != "anonymous":
+        client.force_login(staff_user(tournament, who))
+    runs = secrets_of(round_)
+    visited = 0
+    for route in all_routes():
+        if route.startswith("admin/"):
+            continue  # the admin is for superusers; it has its own test below
+        for url in fill(route, values):
+            response = client.get(url)
+            visited += 1
+            assert not leaks(response, runs), f"{url} shows cards of an open round"
+    assert visited > 30
+
+
+def test_director_sees_the_deals_and_the_download_is_recorded(client, tournament, staff_user,
+                                                              open_round):
+    round_, _values = open_round
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    url = reverse("director:round_deals_pdf", args=[tournament.slug, round_.pk, "deal-sheet"])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert leaks(response, secrets_of(round_))  # the director's sheet carries the cards
+    from tournament.models import AuditEntry
+
+    entry = AuditEntry.objects.get(action="deals.download")
+    assert entry.actor_name == "boss" and "deal sheet" in entry.summary
+
+
+def test_hand_records_appear_only_after_the_round_closes(client, tournament, open_round,
+                                                         finish_round):
+    round_, _values = open_round
+    url = reverse("public:hand_records", args=[tournament.slug, round_.pk])
+    assert client.get(url).status_code == 404
+    finish_round(round_)
+    page = client.get(url).content.decode()
+    first = Deal.objects.filter(round=round_).order_by("hand").first()
+    from scoring.deals import deal_from_text
+
+    for card in deal_from_text(first.cards).dealer:
+        assert f">{card.display}<" in page
