@@ -161,3 +161,25 @@ def shuffled(derived_key: bytes, place: DealPlace) -> Deal:
 def deal_from_text(text: str) -> Deal:
     """A stored deal back from its canonical text."""
     return Deal(parse_cards(text))
+
+
+def deals_of_round(key: bytes, *, stage: int, round: int, hands: int, sets: int = 1,
+                   public_value: str = "") -> Iterator[tuple[DealPlace, Deal]]:
+    """Every original deal of a round, set by set and hand by hand (for checking after the
+    key is revealed)."""
+    derived = deal_key(key, public_value)
+    for deal_set in range(1, sets + 1):
+        for hand in range(1, hands + 1):
+            place = DealPlace(stage=stage, round=round, deal_set=deal_set, hand=hand)
+            yield place, shuffled(derived, place)
+
+
+def deal_record(place: DealPlace, deal: Deal) -> dict:
+    """A deal as one JSON-ready object, in canonical notation."""
+    return {
+        "stage": place.stage, "round": place.round, "set": place.deal_set,
+        "hand": place.hand, "reserve": place.reserve,
+        "dealer": [str(c) for c in deal.dealer],
+        "non_dealer": [str(c) for c in deal.non_dealer],
+        "stock": [str(c) for c in deal.stock],
+    }
