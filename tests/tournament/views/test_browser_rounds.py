@@ -19,7 +19,8 @@ def overflows(page) -> bool:
 
 @pytest.fixture
 def swiss(director_actor, tournament, make_team):
-    names = [("CHN", "中国红队", "李伟", "张敏"), ("ITA", "Italia", "Giulia Rossi", "Marco Bianchi"),
+    names = [("CHN", "中国红队", "李伟", "张敏"),
+             ("ITA", "Italia", "Giulia Rossi", "Marco Bianchi"),
              ("BRA", "Brasil", "João Silva", "Ana Souza"),
              ("USA", "United States Gin Federation", "Bob Smith", "Alice Johnson"),
              ("HKG", "香港", "陳大文", "黃小明")]
