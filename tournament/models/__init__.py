@@ -1,5 +1,6 @@
 from tournament.models.audit import AuditEntry
 from tournament.models.deals import Deal, DealKey
+from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
 from tournament.models.stage import Group, Stage, StageTeam
@@ -7,10 +8,12 @@ from tournament.models.team import Player, Team
 from tournament.models.tournament import Tournament
 
 __all__ = [
+    "Approval",
     "AuditEntry",
     "Deal",
     "DealKey",
     "Group",
+    "HandResult",
     "Match",
     "Player",
     "Role",
@@ -20,6 +23,7 @@ __all__ = [
     "Stage",
     "StageTeam",
     "Table",
+    "TableSignature",
     "Team",
     "Tournament",
 ]

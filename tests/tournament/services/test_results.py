@@ -1,0 +1,177 @@
+import uuid
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from tournament.models import AuditEntry, HandResult, Round, Stage, TableSignature
+from tournament.services import ServiceError
+from tournament.services.draw import generate_round
+from tournament.services.results import (
+    HandEntry,
+    StaleResult,
+    approve_hand,
+    match_totals,
+    record_hand_result,
+    sign_off_match,
+    sign_table,
+)
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
+
+KNOCK_4_VS_12 = HandEntry("knock", declarer_seat=1, declarer_deadwood=4, opponent_deadwood=12)
+
+
+@pytest.fixture
+def match(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(director_actor, stage, teams(2))
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    return round_.matches.get()
+
+
+@pytest.fixture
+def scorer(tournament, staff_user, actor):
+    return actor(staff_user(tournament, "scorer", username="scorer-li"))
+
+
+@pytest.fixture
+def referee(tournament, staff_user, actor):
+    return actor(staff_user(tournament, "referee", username="referee-chen"))
+
+
+def table(match, position):
+    return match.tables.get(position=position)
+
+
+def enter(actor, match, position, hand, entry, *, seen=0, **kwargs):
+    return record_hand_result(actor, table(match, position), hand, entry, seen_version=seen,
+                              request_token=uuid.uuid4(), **kwargs)
+
+
+def play_whole_match(scorer, match, entry=KNOCK_4_VS_12):
+    for position in (1, 2):
+        for hand in range(1, match.hands + 1):
+            result = enter(scorer, match, position, hand, entry)
+            approve_hand(scorer, result, 1)
+            approve_hand(scorer, result, 2)
+        sign_table(scorer, table(match, position), 1)
+        sign_table(scorer, table(match, position), 2)
+
+
+def test_points_come_from_the_engine(scorer, match):
+    result = enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+    assert (result.seat1_points, result.seat2_points) == (23, -23)
+    assert result.explanation == "Knock 4 vs 12: 15 + 8 = 23"
+    undercut = enter(scorer, match, 1, 2, HandEntry("knock", 2, 7, 7))
+    assert undercut.outcome == "undercut" and undercut.seat1_points == 25
+
+
+def test_every_entry_is_a_new_version(scorer, match):
+    first = enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+    second = enter(scorer, match, 1, 1, HandEntry("gin", 2, None, 30), seen=1)
+    first.refresh_from_db()
+    assert (first.is_current, second.is_current, second.version) == (False, True, 2)
+    summary = AuditEntry.objects.filter(action="result.change").get().summary
+    assert ("scorer-li changed hand 1 at table 1: knock by seat 1 4 vs 12 → gin by seat 2 "
+            "vs 30") in summary
+
+
+def test_a_stale_form_is_told_what_is_stored(scorer, match):
+    enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+    with pytest.raises(StaleResult) as caught:
+        enter(scorer, match, 1, 1, HandEntry("draw"), seen=0)
+    assert "knock by seat 1 4 vs 12" in caught.value.message
+    assert HandResult.objects.count() == 1
+
+
+def test_a_resent_form_creates_nothing_new(scorer, match):
+    token = uuid.uuid4()
+    first = record_hand_result(scorer, table(match, 1), 1, KNOCK_4_VS_12, seen_version=0,
+                               request_token=token)
+    again = record_hand_result(scorer, table(match, 1), 1, KNOCK_4_VS_12, seen_version=0,
+                               request_token=token)
+    assert again.pk == first.pk and HandResult.objects.count() == 1
+
+
+@pytest.mark.parametrize(("entry", "hand", "message"), [
+    (HandEntry("gin", 1, 5, 20), 1, "gin has no deadwood"),
+    (HandEntry("knock", 1, 14, 20), 1, "record it as a false knock"),
+    (HandEntry("knock", 1, 5, 20, false_knock_seat=1, false_knock_deadwood=15), 1,
+     "may not declare later"),
+    (HandEntry("knock", 1, -3, 20), 1, "must be 0 to 98"),
+    (HandEntry("knock", 1, 5, 120), 1, "must be 0 to 98"),
+    (KNOCK_4_VS_12, 9, "hand 9 is not in this match"),
+    (HandEntry("knock", 3, 4, 12), 1, "choose the seat that declared"),
+    (HandEntry("draw", 1), 1, "a draw has no declarer"),
+])
+def test_bad_entries_are_refused_and_nothing_is_saved(scorer, match, entry, hand, message):
+    with pytest.raises(ServiceError, match=message):
+        enter(scorer, match, 1, hand, entry)
+    assert not HandResult.objects.exists()
+
+
+def test_false_knock_then_opponent_knocks_at_the_recorded_deadwood(scorer, match):
+    entry = HandEntry("knock", declarer_seat=2, declarer_deadwood=5, opponent_deadwood=None,
+                      false_knock_seat=1, false_knock_deadwood=15)
+    result = enter(scorer, match, 1, 1, entry)
+    assert result.seat2_points == 15 + 10 and result.opponent_deadwood == 15
+
+
+def test_no_results_unless_the_round_is_in_play(director_actor, scorer, match):
+    Round.objects.filter(pk=match.round_id).update(status="published")
+    with pytest.raises(ServiceError, match="entered only while it is in play"):
+        enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+
+
+def test_scorer_of_another_tournament_is_refused(match, make_tournament, staff_user, actor):
+    other = actor(staff_user(make_tournament(), "scorer"))
+    with pytest.raises(PermissionDenied):
+        enter(other, match, 1, 1, KNOCK_4_VS_12)
+
+
+def test_sign_off_needs_every_hand_approved_and_signed(scorer, referee, match):
+    result = enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+    approve_hand(scorer, result, 1)
+    with pytest.raises(ServiceError, match="hand 1 is not approved by seat 2"):
+        sign_table(scorer, table(match, 1), 1)
+    with pytest.raises(ServiceError, match="cannot sign off"):
+        sign_off_match(referee, match)
+    with pytest.raises(PermissionDenied):
+        sign_off_match(scorer, match)
+
+
+def test_the_whole_procedure_and_the_duplicate_totals(scorer, referee, match):
+    play_whole_match(scorer, match)
+    # Seat 1 knocked 4 vs 12 in every hand at both tables: at table 1 seat 1 is home, at
+    # table 2 it is away, so the teams come out level.
+    assert match_totals(match) == (0, 0)
+    signed = sign_off_match(referee, match)
+    assert (signed.home_total, signed.away_total) == (0, 0) and signed.is_official
+
+
+def test_correction_after_sign_off_needs_a_referee_and_a_reason(scorer, referee, match):
+    play_whole_match(scorer, match)
+    sign_off_match(referee, match)
+    with pytest.raises(ServiceError, match="only a referee"):
+        enter(scorer, match, 1, 5, HandEntry("knock", 1, 4, 9), seen=1)
+    with pytest.raises(ServiceError, match="needs a reason"):
+        enter(referee, match, 1, 5, HandEntry("knock", 1, 4, 9), seen=1)
+    enter(referee, match, 1, 5, HandEntry("knock", 1, 4, 9), seen=1, reason="lay-off missed")
+    match.refresh_from_db()
+    assert match.signed_off_at is None and match.home_total is None
+    assert not TableSignature.objects.filter(table__match=match, table__position=1).exists()
+    summary = AuditEntry.objects.get(action="result.correct").summary
+    assert "referee-chen changed hand 5 at table 1: knock by seat 1 4 vs 12 → knock by " \
+           "seat 1 4 vs 9" in summary and "reason: lay-off missed" in summary
+    # The sign-off is given again once the players have approved and signed again.
+    corrected = HandResult.objects.get(table__position=1, hand=5, is_current=True)
+    approve_hand(scorer, corrected, 1)
+    approve_hand(scorer, corrected, 2)
+    for position in (1, 2):
+        for seat in (1, 2):
+            sign_table(scorer, table(match, position), seat)
+    signed = sign_off_match(referee, match)
+    assert signed.home_total == -3 and signed.away_total == 3

@@ -1,0 +1,122 @@
+"""Hand results, the players' approvals and signatures (issue 6, RULES.md §10).
+
+A result is never overwritten: every entry is a new version of that table's hand, and the
+current one is the latest. The database keeps one current version per table and hand, and
+a request token makes a re-sent form harmless.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class HandResult(models.Model):
+    class Outcome(models.TextChoices):
+        KNOCK = "knock", _("Knock")
+        UNDERCUT = "undercut", _("Undercut")
+        GIN = "gin", _("Gin")
+        BIG_GIN = "big_gin", _("Big Gin")
+        DRAW = "draw", _("Draw")
+
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
+                              related_name="results")
+    hand = models.PositiveSmallIntegerField(_("hand"))
+    version = models.PositiveIntegerField()
+    is_current = models.BooleanField(default=True)
+    # What the scorer entered (the outcome is what it turned out to be: a knock may be an
+    # undercut) and what scoring made of it.
+    outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices)
+    declarer_seat = models.PositiveSmallIntegerField(_("declarer's seat"), null=True,
+                                                     blank=True)
+    declarer_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    opponent_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    false_knock_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    false_knock_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat1_points = models.IntegerField()
+    seat2_points = models.IntegerField()
+    explanation = models.CharField(max_length=200)
+    cards = models.JSONField(null=True, blank=True)  # cards mode: the hands as entered
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    entered_at = models.DateTimeField(auto_now_add=True)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    device = models.CharField(max_length=200, blank=True)
+    reason = models.TextField(blank=True)  # a referee's correction after sign-off
+    request_token = models.UUIDField(unique=True)
+
+    class Meta:
+        ordering = ["table", "hand", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "hand", "version"],
+                                    name="result_version_unique"),
+            models.UniqueConstraint(fields=["table", "hand"], condition=Q(is_current=True),
+                                    name="result_one_current"),
+            models.CheckConstraint(condition=Q(hand__gte=1, version__gte=1),
+                                   name="result_numbers_min"),
+            models.CheckConstraint(condition=Q(seat1_points=-F("seat2_points")),
+                                   name="result_zero_sum"),
+            models.CheckConstraint(
+                condition=Q(outcome="draw", declarer_seat__isnull=True)
+                | Q(declarer_seat__in=[1, 2]) & ~Q(outcome="draw"),
+                name="result_declarer_seat"),
+            models.CheckConstraint(
+                condition=Q(false_knock_seat__isnull=True, false_knock_deadwood__isnull=True)
+                | Q(false_knock_seat__in=[1, 2], false_knock_deadwood__isnull=False),
+                name="result_false_knock_complete"),
+            models.CheckConstraint(condition=Q(outcome__in=["knock", "undercut", "gin",
+                                                            "big_gin", "draw"]),
+                                   name="result_outcome_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, hand {self.hand}, v{self.version}"
+
+    def points(self, seat: int) -> int:
+        return self.seat1_points if seat == 1 else self.seat2_points
+
+
+class Approval(models.Model):
+    """A player's approval of one version of a hand's result (a tap, or a PIN)."""
+
+    class Method(models.TextChoices):
+        TAP = "tap", _("tap")
+        PIN = "pin", _("PIN")
+
+    result = models.ForeignKey(HandResult, on_delete=models.CASCADE, related_name="approvals")
+    seat = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=3, choices=Method.choices)
+    approved_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["result", "seat"], name="approval_once"),
+            models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="approval_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} approved {self.result}"
+
+
+class TableSignature(models.Model):
+    """A player's signature for the whole table at the end of the match. Any later change
+    of a result at the table clears both signatures (the audit log keeps them)."""
+
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
+                              related_name="signatures")
+    seat = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=3, choices=Approval.Method.choices)
+    signed_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="signature_once"),
+            models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="signature_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} signed {self.table}"
