@@ -215,3 +215,39 @@ class LineupForm(ServiceErrorsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first_player"].queryset = team.players.all()
         self.fields["second_player"].queryset = team.players.all()
+
+
+SEAT_CHOICES = [("", "—"), ("1", _("Seat 1")), ("2", _("Seat 2"))]
+
+
+class HandResultForm(ServiceErrorsMixin, forms.Form):
+    """One hand at one table, as the scorer types it; points come from the engine."""
+
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=[
+        ("knock", _("Knock")), ("gin", _("Gin")), ("big_gin", _("Big Gin")), ("draw", _("Draw"))])
+    declarer_seat = forms.TypedChoiceField(label=_("Declarer"), choices=SEAT_CHOICES,
+                                           coerce=int, empty_value=None, required=False)
+    declarer_deadwood = forms.IntegerField(label=_("Declarer's deadwood"), min_value=0,
+                                           max_value=98, required=False)
+    opponent_deadwood = forms.IntegerField(label=_("Opponent's deadwood after lay-offs"),
+                                           min_value=0, max_value=98, required=False)
+    false_knock_seat = forms.TypedChoiceField(label=_("False knock by"), choices=SEAT_CHOICES,
+                                              coerce=int, empty_value=None, required=False)
+    false_knock_deadwood = forms.IntegerField(label=_("False knock deadwood"), min_value=0,
+                                              max_value=98, required=False)
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=500,
+                             required=False)
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    request_token = forms.UUIDField(widget=forms.HiddenInput)
+
+    def entry(self):
+        from tournament.services.results import HandEntry
+
+        data = self.cleaned_data
+        return HandEntry(
+            outcome=data["outcome"], declarer_seat=data["declarer_seat"],
+            declarer_deadwood=data["declarer_deadwood"],
+            opponent_deadwood=data["opponent_deadwood"],
+            false_knock_seat=data["false_knock_seat"],
+            false_knock_deadwood=data["false_knock_deadwood"],
+        )

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import public
+from tournament.views import entry, public
 from tournament.views.director import audit, deals, rounds, staff, stages, teams, tournaments
 
 public_patterns = [
@@ -43,6 +43,18 @@ director_patterns = [
          name="round_lineup"),
     path("<slug:slug>/rounds/<int:pk>/<slug:kind>.pdf", rounds.round_pdf, name="round_pdf"),
     path("<slug:slug>/deals/", deals.deal_key, name="deal_key"),
+    path("<slug:slug>/tables/<int:pk>/", entry.table_entry, name="table_entry"),
+    path("<slug:slug>/tables/<int:pk>/hands/<int:hand>/", entry.hand_save, name="hand_save"),
+    path("<slug:slug>/tables/<int:pk>/hands/<int:hand>/preview/", entry.hand_preview,
+         name="hand_preview"),
+    path("<slug:slug>/tables/<int:pk>/hands/<int:hand>/approve/<int:seat>/",
+         entry.hand_approve, name="hand_approve"),
+    path("<slug:slug>/tables/<int:pk>/sign/<int:seat>/", entry.table_sign, name="table_sign"),
+    path("<slug:slug>/matches/<int:pk>/", entry.match_page, name="match_page"),
+    path("<slug:slug>/matches/<int:pk>/sign-off/", entry.match_sign_off,
+         name="match_sign_off"),
+    path("<slug:slug>/rounds/<int:pk>/progress/", entry.round_progress_page,
+         name="round_progress"),
     path("<slug:slug>/deals/reveal/", deals.deal_key_reveal, name="deal_key_reveal"),
     path("<slug:slug>/rounds/<int:pk>/deals/", deals.round_deals, name="round_deals"),
     path("<slug:slug>/rounds/<int:pk>/deals/make/", deals.round_deals_generate,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from scoring import seating
-from tournament.models import Match, Player, Round, RoundEntry, Team
+from tournament.models import Match, Player, Round, RoundEntry, Table, Team
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class TablePlan:
     match: Match
     seats: tuple[SeatPlan, SeatPlan]
     dealer_seats: tuple[int, ...]  # the dealer's seat in hands 1, 2, …
+    table: Table | None = None
 
     def seat(self, number: int) -> SeatPlan:
         return self.seats[number - 1]
@@ -88,9 +89,21 @@ class TeamPlace:
 
 def round_plan(round_: Round) -> RoundPlan:
     """The whole draw of a round in a fixed number of queries."""
+    byes = [entry.team for entry in round_.entries.filter(side=RoundEntry.Side.BYE)
+            .select_related("team")]
+    return RoundPlan(round=round_, matches=_match_plans(round_, round_.matches.all()),
+                     byes=byes)
+
+
+def match_plan(match: Match) -> MatchPlan:
+    """One match's two tables, seats and dealers (for its entry screens and match page)."""
+    return _match_plans(match.round, Match.objects.filter(pk=match.pk))[0]
+
+
+def _match_plans(round_: Round, matches) -> list[MatchPlan]:
     entries = RoundEntry.objects.select_related("team", "first_player", "second_player")
     matches = (
-        round_.matches.select_related("home", "away", "group")
+        matches.select_related("home", "away", "group")
         .prefetch_related("tables", Prefetch("entries", queryset=entries))
         .order_by("number")
     )
@@ -112,8 +125,6 @@ def round_plan(round_: Round) -> RoundPlan:
             )
             table_plans.append(TablePlan(number=table.number, position=table.position,
                                          match=match, seats=tuple(seats),
-                                         dealer_seats=dealer_seats))
+                                         dealer_seats=dealer_seats, table=table))
         plans.append(MatchPlan(match=match, tables=tuple(table_plans)))
-    byes = [entry.team for entry in round_.entries.filter(side=RoundEntry.Side.BYE)
-            .select_related("team")]
-    return RoundPlan(round=round_, matches=plans, byes=byes)
+    return plans

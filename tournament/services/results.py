@@ -260,7 +260,8 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *, method: str = "
                                            recorded_by=actor.user)
         audit(actor, tournament, "result.approve",
               f"seat {seat} approved hand {result.hand} at table {table.number} "
-              f"(version {result.version})", table=table.pk, hand=result.hand)
+              f"(version {result.version})", table=table.pk, hand=result.hand,
+              match=table.match_id)
     return approval
 
 
@@ -299,7 +300,8 @@ def sign_table(actor: Actor, table: Table, seat: int, *, method: str = "tap") ->
             table=table, seat=seat, defaults={"method": method, "recorded_by": actor.user})
         if created:
             audit(actor, tournament, "result.sign",
-                  f"seat {seat} signed table {table.number}", table=table.pk)
+                  f"seat {seat} signed table {table.number}", table=table.pk,
+                  match=table.match_id)
     return signature
 
 

@@ -1,0 +1,114 @@
+"""What the entry screens, match pages and the dashboard show about results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from scoring import seating
+from tournament.models import Approval, HandResult, Match, Round, Table, TableSignature
+
+
+@dataclass
+class HandRow:
+    hand: int
+    dealer_seat: int
+    result: HandResult | None = None
+    approved: set[int] = field(default_factory=set)
+
+    @property
+    def version(self) -> int:
+        return self.result.version if self.result else 0
+
+    @property
+    def fully_approved(self) -> bool:
+        return self.approved == {1, 2}
+
+
+@dataclass
+class TableSheet:
+    table: Table
+    rows: list[HandRow]
+    signed: set[int]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Seat 1 and seat 2 points so far."""
+        return (sum(r.result.seat1_points for r in self.rows if r.result),
+                sum(r.result.seat2_points for r in self.rows if r.result))
+
+    @property
+    def entered(self) -> int:
+        return sum(1 for r in self.rows if r.result)
+
+    @property
+    def approved(self) -> int:
+        return sum(1 for r in self.rows if r.fully_approved)
+
+    @property
+    def ready_to_sign(self) -> bool:
+        return all(r.fully_approved for r in self.rows)
+
+
+def table_sheet(table: Table) -> TableSheet:
+    hands = table.match.hands
+    current = (HandResult.objects.filter(table=table, is_current=True)
+               .prefetch_related(Prefetch("approvals", queryset=Approval.objects.only(
+                   "seat", "result_id"))))
+    by_hand = {r.hand: r for r in current}
+    rows = []
+    for hand in range(1, hands + 1):
+        result = by_hand.get(hand)
+        rows.append(HandRow(hand=hand, dealer_seat=seating.dealer_seat(hand), result=result,
+                            approved={a.seat for a in result.approvals.all()} if result
+                            else set()))
+    signed = set(TableSignature.objects.filter(table=table).values_list("seat", flat=True))
+    return TableSheet(table=table, rows=rows, signed=signed)
+
+
+@dataclass
+class MatchProgress:
+    match: Match
+    entered: int
+    approved: int
+    signatures: int
+    hands: int
+
+    @property
+    def state(self) -> str:
+        if self.match.signed_off_at:
+            return "official"
+        if self.signatures == 4:
+            return "awaiting_sign_off"
+        if self.approved == 2 * self.hands:
+            return "awaiting_signatures"
+        if self.entered == 2 * self.hands and self.approved < self.entered:
+            return "awaiting_approval"
+        return "playing"
+
+
+def round_progress(round_: Round) -> list[MatchProgress]:
+    """Every match of a round with its counts, in a fixed number of queries."""
+    matches = list(round_.matches.select_related("home", "away").order_by("number"))
+    results = (HandResult.objects.filter(table__round=round_, is_current=True)
+               .values_list("table__match_id", "id"))
+    entered: dict[int, int] = {}
+    for match_id, _pk in results:
+        entered[match_id] = entered.get(match_id, 0) + 1
+    approvals: dict[int, int] = {}
+    fully = (Approval.objects.filter(result__table__round=round_, result__is_current=True)
+             .values_list("result__table__match_id", "result_id"))
+    per_result: dict[tuple[int, int], int] = {}
+    for match_id, result_id in fully:
+        per_result[match_id, result_id] = per_result.get((match_id, result_id), 0) + 1
+    for (match_id, _result), count in per_result.items():
+        if count == 2:
+            approvals[match_id] = approvals.get(match_id, 0) + 1
+    signatures: dict[int, int] = {}
+    for match_id in TableSignature.objects.filter(table__round=round_).values_list(
+            "table__match_id", flat=True):
+        signatures[match_id] = signatures.get(match_id, 0) + 1
+    return [MatchProgress(match=m, entered=entered.get(m.pk, 0),
+                          approved=approvals.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
+                          hands=round_.hands_per_match + m.extra_hands) for m in matches]

@@ -1,0 +1,186 @@
+"""Result entry: one screen per table, the match page with its history, the round dashboard.
+
+Keyboard-first on a desk, thumb-friendly on a phone; with htmx a saved hand or a points
+preview replaces only its own row. Every change goes through ``services.results``.
+"""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.forms import HandResultForm
+from tournament.models import AuditEntry, HandResult, Match, Round, Table
+from tournament.permissions import Perm, has_perm
+from tournament.selectors.draw import match_plan
+from tournament.selectors.results import round_progress, table_sheet
+from tournament.services import Actor, ServiceError
+from tournament.services.results import (
+    StaleResult,
+    approve_hand,
+    new_request_token,
+    record_hand_result,
+    score_entry,
+    sign_off_match,
+    sign_table,
+)
+from tournament.views.access import staff_view
+
+
+def _table(tournament, pk) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("match__round__stage__tournament", "match__home",
+                                     "match__away"),
+        pk=pk, round__stage__tournament=tournament)
+
+
+def _form_for(row, data=None):
+    initial = {"seen_version": row.version, "request_token": new_request_token()}
+    if row.result is not None:
+        result = row.result
+        initial.update(
+            outcome="knock" if result.outcome == "undercut" else result.outcome,
+            declarer_seat=result.declarer_seat, declarer_deadwood=result.declarer_deadwood,
+            opponent_deadwood=result.opponent_deadwood,
+            false_knock_seat=result.false_knock_seat,
+            false_knock_deadwood=result.false_knock_deadwood,
+        )
+    return HandResultForm(data, initial=initial, prefix=f"h{row.hand}")
+
+
+def _context(request, tournament, table, **extra):
+    sheet = table_sheet(table)
+    plan = next(t for t in match_plan(table.match).tables if t.number == table.number)
+    forms = {row.hand: _form_for(row) for row in sheet.rows}
+    forms.update(extra.pop("forms", {}))
+    return {
+        "tournament": tournament, "table": table, "match": table.match, "plan": plan,
+        "sheet": sheet, "rows": [(row, forms[row.hand]) for row in sheet.rows],
+        "correcting": table.match.signed_off_at is not None
+        or table.match.round.status == Round.Status.CLOSED,
+        **extra,
+    }
+
+
+@staff_view(Perm.ENTER_RESULTS)
+def table_entry(request, tournament, pk):
+    table = _table(tournament, pk)
+    return render(request, "entry/table.html", _context(request, tournament, table))
+
+
+@staff_view(Perm.ENTER_RESULTS)
+@require_POST
+def hand_save(request, tournament, pk, hand):
+    table = _table(tournament, pk)
+    form = HandResultForm(request.POST, prefix=f"h{hand}")
+    saved = False
+    if form.is_valid():
+        try:
+            record_hand_result(
+                Actor.from_request(request), table, hand, form.entry(),
+                seen_version=form.cleaned_data["seen_version"],
+                request_token=form.cleaned_data["request_token"],
+                reason=form.cleaned_data["reason"],
+            )
+        except StaleResult as error:
+            form.add_error(None, error.message)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            saved = True
+    if request.htmx:
+        context = _context(request, tournament, table,
+                           forms={} if saved else {hand: form})
+        row = next((r, f) for r, f in context["rows"] if r.hand == hand)
+        return render(request, "entry/hand_row.html",
+                      {**context, "row": row[0], "form": row[1], "just_saved": saved})
+    if saved:
+        messages.success(request, _("Hand %(hand)d saved.") % {"hand": hand})
+        return redirect("director:table_entry", tournament.slug, table.pk)
+    return render(request, "entry/table.html",
+                  _context(request, tournament, table, forms={hand: form}))
+
+
+@staff_view(Perm.ENTER_RESULTS)
+@require_POST
+def hand_preview(request, tournament, pk, hand):
+    """The points of the fields typed so far, before anything is saved."""
+    table = _table(tournament, pk)
+    form = HandResultForm(request.POST, prefix=f"h{hand}")
+    if not form.is_valid():
+        return HttpResponse("")
+    try:
+        score = score_entry(form.entry(), tournament.rules)
+    except ServiceError as error:
+        return render(request, "entry/preview.html", {"error": error.message})
+    return render(request, "entry/preview.html", {"score": score, "table": table})
+
+
+@staff_view(Perm.ENTER_RESULTS)
+@require_POST
+def hand_approve(request, tournament, pk, hand, seat):
+    table = _table(tournament, pk)
+    result = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
+    if result is None:
+        messages.error(request, _("Hand %(hand)d has no result to approve.") % {"hand": hand})
+    else:
+        try:
+            approve_hand(Actor.from_request(request), result, seat)
+        except ServiceError as error:
+            messages.error(request, error.message)
+    return redirect("director:table_entry", tournament.slug, table.pk)
+
+
+@staff_view(Perm.ENTER_RESULTS)
+@require_POST
+def table_sign(request, tournament, pk, seat):
+    table = _table(tournament, pk)
+    try:
+        sign_table(Actor.from_request(request), table, seat)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Seat %(seat)d signed table %(table)d.") % {
+            "seat": seat, "table": table.number})
+    return redirect("director:table_entry", tournament.slug, table.pk)
+
+
+@staff_view(Perm.ENTER_RESULTS)
+def match_page(request, tournament, pk):
+    match = get_object_or_404(Match.objects.select_related("round__stage__tournament", "home",
+                                                           "away"),
+                              pk=pk, round__stage__tournament=tournament)
+    plan = match_plan(match)
+    sheets = [(table, table_sheet(table.table)) for table in plan.tables]
+    may_see_history = has_perm(request.user, tournament, Perm.VIEW_AUDIT)
+    history = (AuditEntry.objects.filter(tournament=tournament, data__match=match.pk)
+               .order_by("created_at") if may_see_history else [])
+    return render(request, "entry/match.html", {
+        "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
+        "history": history, "may_sign_off": has_perm(request.user, tournament, Perm.SIGN_OFF),
+    })
+
+
+@staff_view(Perm.SIGN_OFF)
+@require_POST
+def match_sign_off(request, tournament, pk):
+    match = get_object_or_404(Match, pk=pk, round__stage__tournament=tournament)
+    try:
+        sign_off_match(Actor.from_request(request), match)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Match %(n)d is official.") % {"n": match.number})
+    return redirect("director:match_page", tournament.slug, match.pk)
+
+
+@staff_view(Perm.ENTER_RESULTS)
+def round_progress_page(request, tournament, pk):
+    """Every match of the round: hands entered, awaiting approval, signatures, sign-off."""
+    round_ = get_object_or_404(Round.objects.select_related("stage"), pk=pk,
+                               stage__tournament=tournament)
+    progress = round_progress(round_)
+    template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
+    return render(request, template, {"tournament": tournament, "round": round_,
+                                      "progress": progress})
