@@ -30,6 +30,11 @@ PAGES = [
     ("director:round_detail", "round", DIRECTORS),
     ("director:round_lineup", "lineup", DIRECTORS),
     ("director:round_pdf", "printout", DIRECTORS),
+    ("director:deal_key", None, DIRECTORS),
+    ("director:round_deals", "round", DIRECTORS),
+    ("director:table_entry", "table", STAFF),
+    ("director:match_page", "match", STAFF),
+    ("director:round_progress", "round", STAFF),
 ]
 
 
@@ -56,6 +61,10 @@ def url_args(kind, tournament, make_team, superuser):
         return [round_.pk]
     if kind == "lineup":
         return [round_.pk, teams[0].pk]
+    if kind == "table":
+        return [round_.tables.first().pk]
+    if kind == "match":
+        return [round_.matches.first().pk]
     return [round_.pk, "table-cards"]
 
 

@@ -1,0 +1,120 @@
+"""The entry screens through the test client: save, preview, approve, sign, sign off."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tournament.models import HandResult, Stage
+from tournament.services.draw import generate_round
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
+
+
+@pytest.fixture
+def match(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(director_actor, stage, teams(8))
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    return round_.matches.order_by("number").first()
+
+
+@pytest.fixture
+def scorer(client, tournament, staff_user):
+    client.force_login(staff_user(tournament, "scorer", username="li"))
+
+
+def url(name, *args):
+    return reverse(f"director:{name}", args=args)
+
+
+def fields(page: str, hand: int) -> dict:
+    """The hidden fields of one hand's form, as the browser would send them."""
+    prefix = f"h{hand}-"
+    return {name: value for name, value in re.findall(
+        rf'name="({prefix}(?:seen_version|request_token))" value="([^"]*)"', page)}
+
+
+def post_hand(client, tournament, table, hand, page, **values):
+    data = fields(page, hand)
+    data.update({f"h{hand}-{k}": v for k, v in values.items()})
+    return client.post(url("hand_save", tournament.slug, table.pk, hand), data)
+
+
+def test_scorer_saves_a_hand_and_sees_the_points(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    response = post_hand(client, tournament, table, 1, page, outcome="knock",
+                         declarer_seat="1", declarer_deadwood="4", opponent_deadwood="12")
+    assert response.status_code == 302
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    assert "Knock 4 vs 12: 15 + 8 = 23" in page
+
+
+def test_htmx_save_returns_only_the_row(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    data = fields(page, 2)
+    data.update({"h2-outcome": "gin", "h2-declarer_seat": "2", "h2-opponent_deadwood": "30"})
+    response = client.post(url("hand_save", tournament.slug, table.pk, 2), data,
+                           HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div class="hand card')
+    assert "Gin vs 30: 25 + 30 = 55" in body and "saved" in body
+
+
+def test_error_is_shown_next_to_the_field_and_nothing_saved(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    response = post_hand(client, tournament, table, 1, page, outcome="gin",
+                         declarer_seat="1", declarer_deadwood="5", opponent_deadwood="12")
+    assert response.status_code == 200
+    assert "gin has no deadwood" in response.content.decode()
+    assert not HandResult.objects.exists()
+
+
+def test_double_submit_saves_once(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    for _ in range(2):
+        post_hand(client, tournament, table, 1, page, outcome="draw")
+    assert HandResult.objects.count() == 1
+
+
+def test_stale_form_is_told_what_is_stored(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    post_hand(client, tournament, table, 1, page, outcome="draw")
+    stale = post_hand(client, tournament, table, 1, page.replace(
+        fields(page, 1)["h1-request_token"], "8d6f2d0a-5b1e-4c5e-9d1e-3f2a1b0c9d8e"),
+        outcome="knock", declarer_seat="1", declarer_deadwood="3", opponent_deadwood="9")
+    assert "this hand was changed meanwhile; it now holds draw" in stale.content.decode()
+
+
+def test_preview_shows_points_before_saving(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    response = client.post(url("hand_preview", tournament.slug, table.pk, 1), {
+        "h1-outcome": "knock", "h1-declarer_seat": "1", "h1-declarer_deadwood": "6",
+        "h1-opponent_deadwood": "2", "h1-seen_version": "0",
+        "h1-request_token": "8d6f2d0a-5b1e-4c5e-9d1e-3f2a1b0c9d8e"}, HTTP_HX_REQUEST="true")
+    assert "Undercut 6 vs 2: 25 + 4 = 29" in response.content.decode()
+    assert not HandResult.objects.exists()
+
+
+def test_scorer_cannot_sign_off(client, scorer, tournament, match):
+    assert client.post(url("match_sign_off", tournament.slug, match.pk)).status_code == 403
+
+
+def test_entry_and_progress_pages_have_pinned_query_counts(
+        client, scorer, tournament, match, django_assert_max_num_queries):
+    table = match.tables.get(position=1)
+    with django_assert_max_num_queries(20):
+        assert client.get(url("table_entry", tournament.slug, table.pk)).status_code == 200
+    with django_assert_max_num_queries(15):
+        response = client.get(url("round_progress", tournament.slug, match.round_id))
+        assert response.status_code == 200
+    with django_assert_max_num_queries(25):
+        assert client.get(url("match_page", tournament.slug, match.pk)).status_code == 200
