@@ -55,6 +55,8 @@ director_patterns = [
          name="match_sign_off"),
     path("<slug:slug>/rounds/<int:pk>/progress/", entry.round_progress_page,
          name="round_progress"),
+    path("<slug:slug>/rounds/<int:pk>/cards/<slug:kind>.pdf", entry.round_scorecards,
+         name="round_scorecards"),
     path("<slug:slug>/deals/reveal/", deals.deal_key_reveal, name="deal_key_reveal"),
     path("<slug:slug>/rounds/<int:pk>/deals/", deals.round_deals, name="round_deals"),
     path("<slug:slug>/rounds/<int:pk>/deals/make/", deals.round_deals_generate,

@@ -112,3 +112,17 @@ def round_progress(round_: Round) -> list[MatchProgress]:
     return [MatchProgress(match=m, entered=entered.get(m.pk, 0),
                           approved=approvals.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
                           hands=round_.hands_per_match + m.extra_hands) for m in matches]
+
+
+def round_totals(round_: Round) -> dict:
+    """Points so far per (table number, seat), and per match the home and away totals:
+    ``{(14, 1): 23, …, (match_pk, "home"): 40, …}``. One query."""
+    totals: dict = {}
+    rows = HandResult.objects.filter(table__round=round_, is_current=True).values_list(
+        "table__number", "table__position", "table__match_id", "seat1_points", "seat2_points")
+    for number, position, match_id, seat1, seat2 in rows:
+        for seat, points in ((1, seat1), (2, seat2)):
+            totals[number, seat] = totals.get((number, seat), 0) + points
+            side = seating.seat_holder(position, seat).side.value
+            totals[match_id, side] = totals.get((match_id, side), 0) + points
+    return totals

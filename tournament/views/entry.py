@@ -5,16 +5,19 @@ preview replaces only its own row. Every change goes through ``services.results`
 """
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
 from tournament.models import AuditEntry, HandResult, Match, Round, Table
+from tournament.pdf.base import paper
+from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
-from tournament.selectors.draw import match_plan
-from tournament.selectors.results import round_progress, table_sheet
+from tournament.selectors.draw import match_plan, round_plan
+from tournament.selectors.results import round_progress, round_totals, table_sheet
 from tournament.services import Actor, ServiceError
 from tournament.services.results import (
     StaleResult,
@@ -184,3 +187,41 @@ def round_progress_page(request, tournament, pk):
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
     return render(request, template, {"tournament": tournament, "round": round_,
                                       "progress": progress})
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def round_scorecards(request, tournament, pk, kind):
+    """Scorecards for every table, a blank scorecard, or the match result slips."""
+    round_ = get_object_or_404(Round.objects.select_related("stage__tournament"), pk=pk,
+                               stage__tournament=tournament)
+    try:
+        paper_name = paper(request.GET.get("paper")).name
+    except ValueError:
+        paper_name = "a4"
+    plan = round_plan(round_)
+    if kind == "scorecards":
+        def entry_url(table):
+            return request.build_absolute_uri(
+                reverse("director:table_entry", args=[tournament.slug, table.table.pk]))
+
+        document = Scorecards(plan, entry_url=entry_url, paper_name=paper_name,
+                              title=_("Scorecards — %(round)s") % {"round": round_})
+    elif kind == "blank-scorecard":
+        document = Scorecards(plan, blank=True, hands=round_.hands_per_match,
+                              paper_name=paper_name)
+    elif kind == "result-slips":
+        totals = round_totals(round_)
+        slips = []
+        for match in plan.matches:
+            own = {key: value for key, value in totals.items()
+                   if key[0] in (t.number for t in match.tables)}
+            own["home"] = totals.get((match.match.pk, "home"))
+            own["away"] = totals.get((match.match.pk, "away"))
+            slips.append((match, own))
+        document = ResultSlips(slips, paper_name=paper_name)
+    else:
+        raise Http404("no such printout")
+    response = HttpResponse(document.render(), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{tournament.slug}-r{round_.number}-{kind}.pdf"')
+    return response
