@@ -1,0 +1,211 @@
+"""The score of one hand from its recorded result (RULES.md §6–7).
+
+This is the entry point for results a scorer types in: the outcome, the declarer's
+deadwood and the opponent's deadwood after lay-offs, and a false knock if there was one.
+Scoring from the actual cards (lay-offs worked out by the engine) is ``showdown.settle``,
+which ends here too.
+
+Entry decisions, so that a slip at the table is caught rather than scored:
+
+- the declaration is ``knock``, ``gin``, ``big_gin`` or ``draw``; ``undercut`` is accepted
+  as a knock whose deadwoods must make it one;
+- ``gin`` and ``big_gin`` need deadwood 0 (or none given). A claimed gin with deadwood
+  within the knock limit is entered as the knock it is; above the limit it is a false knock;
+- a knock needs deadwood 1 to the knock limit; above the limit it must be recorded as a
+  false knock, and then only the opponent may declare later, or the hand is a draw;
+- a draw takes no deadwood.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from scoring.errors import RuleError
+from scoring.rules import DEFAULT_RULES, DrawRule, Rules
+
+# No arrangement leaves three cards of one rank unmelded, so at most two of each rank are
+# deadwood: two each of 10 J Q K and two nines.
+MAX_DEADWOOD = 2 * (10 + 10 + 10 + 10 + 9)
+
+
+class Outcome(enum.StrEnum):
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    DRAW = "draw"
+
+    @property
+    def label(self) -> str:
+        return {"big_gin": "Big Gin"}.get(self.value, self.value.capitalize())
+
+
+class Party(enum.StrEnum):
+    """The two players of a hand as the score sees them."""
+
+    DECLARER = "declarer"
+    OPPONENT = "opponent"
+
+    @property
+    def other(self) -> Party:
+        return Party.OPPONENT if self is Party.DECLARER else Party.DECLARER
+
+
+@dataclass(frozen=True, slots=True)
+class FalseKnock:
+    """A knock above the knock limit, with the deadwood the referee recorded (§7)."""
+
+    by: Party
+    deadwood: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by", _choice(Party, self.by, "false knocker"))
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The result of a hand; the points are zero-sum."""
+
+    outcome: Outcome  # knock, undercut, gin, big_gin or draw: what actually happened
+    winner: Party | None
+    declarer_points: int
+    opponent_points: int
+    declarer_deadwood: int | None
+    opponent_deadwood: int | None
+    explanation: str  # one line for the scorecard: "Knock 4 vs 12: 15 + 8 = 23"
+    false_knock: FalseKnock | None = None
+
+    def points(self, party: Party | str) -> int:
+        party = Party(party)
+        return self.declarer_points if party is Party.DECLARER else self.opponent_points
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def score_hand(outcome: Outcome | str,
+               declarer_deadwood: int | None = None,
+               opponent_deadwood: int | None = None,
+               *,
+               rules: Rules = DEFAULT_RULES,
+               false_knock: FalseKnock | None = None) -> HandScore:
+    """Score a hand from the declaration and the two deadwood counts.
+
+    ``opponent_deadwood`` is after lay-offs (none against gin or Big Gin). If the opponent
+    false-knocked earlier, pass ``false_knock`` and leave ``opponent_deadwood`` out (or
+    give the same value): his deadwood is the one the referee recorded.
+    """
+    outcome = _choice(Outcome, outcome, "outcome")
+    if false_knock is not None:
+        opponent_deadwood = _apply_false_knock(false_knock, outcome, opponent_deadwood, rules)
+    if outcome is Outcome.DRAW:
+        if declarer_deadwood is not None or opponent_deadwood is not None:
+            raise RuleError("a draw records no deadwood; leave both counts empty")
+        return HandScore(Outcome.DRAW, None, 0, 0, None, None, _draw_line(rules, false_knock),
+                         false_knock)
+    if opponent_deadwood is None:
+        raise RuleError("the opponent's deadwood is missing")
+    opponent_deadwood = _deadwood(opponent_deadwood, "the opponent's deadwood")
+    if outcome in (Outcome.GIN, Outcome.BIG_GIN):
+        declarer_deadwood = _gin_deadwood(outcome, declarer_deadwood, rules)
+        bonus = rules.gin_bonus if outcome is Outcome.GIN else rules.big_gin_bonus
+        points = bonus + opponent_deadwood
+        line = f"{outcome.label} vs {opponent_deadwood}: {bonus} + {opponent_deadwood} = {points}"
+        return _won(outcome, Party.DECLARER, points, declarer_deadwood, opponent_deadwood,
+                    line, false_knock)
+    return _knock(outcome, declarer_deadwood, opponent_deadwood, rules, false_knock)
+
+
+def _knock(claimed: Outcome, declarer_deadwood: int | None, opponent_deadwood: int,
+           rules: Rules, false_knock: FalseKnock | None) -> HandScore:
+    if declarer_deadwood is None:
+        raise RuleError("the knocker's deadwood is missing")
+    declarer_deadwood = _deadwood(declarer_deadwood, "the knocker's deadwood")
+    if declarer_deadwood == 0:
+        raise RuleError("a knock with deadwood 0 is gin; enter it as gin")
+    if declarer_deadwood > rules.knock_limit:
+        raise RuleError(f"a knock with deadwood {declarer_deadwood} is above the knock limit "
+                        f"{rules.knock_limit}: record it as a false knock")
+    vs = f"{declarer_deadwood} vs {opponent_deadwood}"
+    if declarer_deadwood < opponent_deadwood:
+        if claimed is Outcome.UNDERCUT:
+            raise RuleError(f"knock {vs} is not an undercut: the knocker has less deadwood")
+        difference = opponent_deadwood - declarer_deadwood
+        points = rules.knock_bonus + difference
+        line = f"Knock {vs}: {rules.knock_bonus} + {difference} = {points}"
+        return _won(Outcome.KNOCK, Party.DECLARER, points, declarer_deadwood,
+                    opponent_deadwood, line, false_knock)
+    difference = declarer_deadwood - opponent_deadwood
+    points = rules.undercut_bonus + difference
+    line = f"Undercut {vs}: {rules.undercut_bonus} + {difference} = {points}"
+    return _won(Outcome.UNDERCUT, Party.OPPONENT, points, declarer_deadwood,
+                opponent_deadwood, line, false_knock)
+
+
+def _won(outcome: Outcome, winner: Party, points: int, declarer_deadwood: int,
+         opponent_deadwood: int, line: str, false_knock: FalseKnock | None) -> HandScore:
+    declarer_points = points if winner is Party.DECLARER else -points
+    if false_knock is not None:
+        line += f" (false knock at {false_knock.deadwood})"
+    return HandScore(outcome, winner, declarer_points, -declarer_points,
+                     declarer_deadwood, opponent_deadwood, line, false_knock)
+
+
+def _gin_deadwood(outcome: Outcome, deadwood: int | None, rules: Rules) -> int:
+    if deadwood is None:
+        return 0
+    deadwood = _deadwood(deadwood, "the declarer's deadwood")
+    if deadwood == 0:
+        return 0
+    if outcome is Outcome.BIG_GIN:
+        raise RuleError(f"Big Gin has no deadwood, not {deadwood}; all eleven cards must meld")
+    if deadwood <= rules.knock_limit:
+        raise RuleError(f"gin has no deadwood; with {deadwood} (within the knock limit "
+                        f"{rules.knock_limit}) it is a knock: enter it as a knock")
+    raise RuleError(f"gin has no deadwood; with {deadwood} (above the knock limit "
+                    f"{rules.knock_limit}) it is a false knock")
+
+
+def _apply_false_knock(false_knock: FalseKnock, outcome: Outcome, opponent_deadwood: int | None,
+                       rules: Rules) -> int | None:
+    recorded = _deadwood(false_knock.deadwood, "the false knock's recorded deadwood")
+    if recorded <= rules.knock_limit:
+        raise RuleError(f"a knock with deadwood {recorded} is within the knock limit "
+                        f"{rules.knock_limit}: it is not a false knock")
+    if outcome is Outcome.DRAW:
+        return opponent_deadwood
+    if false_knock.by is Party.DECLARER:
+        raise RuleError("the player who false-knocked may not declare later in the same hand")
+    if opponent_deadwood is not None and opponent_deadwood != recorded:
+        raise RuleError(f"the opponent's deadwood is fixed at {recorded}, recorded at his "
+                        f"false knock, not {opponent_deadwood}")
+    return recorded
+
+
+def _draw_line(rules: Rules, false_knock: FalseKnock | None) -> str:
+    if rules.draw_rule is DrawRule.TWO_CARDS_LEFT:
+        why = "two cards left in the stock"
+    else:
+        why = "stock exhausted"
+    if false_knock is not None:
+        why += f"; false knock at {false_knock.deadwood}"
+    return f"Draw: 0 ({why})"
+
+
+def _deadwood(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} must be a whole number, not {value!r}")
+    if not 0 <= value <= MAX_DEADWOOD:
+        raise RuleError(f"{what} must be 0 to {MAX_DEADWOOD} (the most ten cards can leave), "
+                        f"not {value}")
+    return value
+
+
+def _choice(kind: type[enum.StrEnum], value: object, what: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in kind)
+        raise RuleError(f"unknown {what} {value!r}; expected one of: {choices}") from None
