@@ -11,7 +11,6 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from scoring import seating
@@ -127,7 +126,8 @@ def seat_points(score: HandScore, declarer_seat: int | None) -> tuple[int, int]:
 # Recording ----------------------------------------------------------------------------------
 
 def _locked_table(table: Table) -> Table:
-    return (Table.objects.select_for_update()
+    # Lock the table's row only: saves at other tables of the event go on in parallel.
+    return (Table.objects.select_for_update(of=("self",))
             .select_related("match__round__stage__tournament", "match__home", "match__away")
             .get(pk=table.pk))
 
@@ -175,13 +175,14 @@ def record_hand_result(
         current = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
         if (current.version if current else 0) != seen_version:
             raise StaleResult(current)
-        last = HandResult.objects.filter(table=table, hand=hand).aggregate(v=Max("version"))
+        # The current version is always the latest: versions are never thrown away.
+        version = (current.version if current else 0) + 1
         if current is not None:
             current.is_current = False
             current.save(update_fields=["is_current"])
         seat1, seat2 = seat_points(score, entry.declarer_seat)
         result = HandResult.objects.create(
-            table=table, hand=hand, version=(last["v"] or 0) + 1, outcome=score.outcome.value,
+            table=table, hand=hand, version=version, outcome=score.outcome.value,
             declarer_seat=entry.declarer_seat,
             declarer_deadwood=score.declarer_deadwood, opponent_deadwood=score.opponent_deadwood,
             false_knock_seat=entry.false_knock_seat,
