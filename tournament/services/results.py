@@ -225,12 +225,11 @@ def _clear_sign_off(match: Match, round_: Round) -> None:
 
 
 def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
-    now = timezone.localtime().strftime("%H:%M")
     where = f"hand {hand} at table {table.number}"
     if before is None:
-        text = f"{now} {actor.name} entered {where}: {entry.words} ({score.explanation})"
+        text = f"{actor.name} entered {where}: {entry.words} ({score.explanation})"
     else:
-        text = (f"{now} {actor.name} changed {where}: {HandEntry.of(before).words} → "
+        text = (f"{actor.name} changed {where}: {HandEntry.of(before).words} → "
                 f"{entry.words} ({score.explanation})")
     if reason:
         text += f"; reason: {reason}"

@@ -1,0 +1,117 @@
+"""The FCG procedure end to end in a real browser: enter, approve, sign, sign off, correct."""
+
+import pytest
+from django.urls import reverse
+
+from tournament.models import Match, Role, Stage
+from tournament.services.draw import generate_round
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-Long-pass-123"
+
+
+@pytest.fixture
+def match(director_actor, tournament, make_team):
+    home = make_team(tournament, code="CHN", name="中国红队", player1="李伟", player2="张敏",
+                     seed="1")
+    away = make_team(tournament, code="ITA", name="Italia", seed="2")
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(director_actor, stage, [home, away])
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    return round_.matches.get()
+
+
+def log_in(page, live_server, user):
+    user.set_password(PASSWORD)
+    user.save()
+    page.goto(live_server.url + reverse("login"))
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/manage/")
+
+
+def enter_hand(page, hand, outcome, seat=None, mine=None, theirs=None):
+    form = page.locator(f"#hand-{hand}")
+    form.locator(f"#id_h{hand}-outcome").select_option(outcome)
+    if seat:
+        form.locator(f"#id_h{hand}-declarer_seat").select_option(str(seat))
+    if mine is not None:
+        form.locator(f"#id_h{hand}-declarer_deadwood").fill(str(mine))
+    if theirs is not None:
+        form.locator(f"#id_h{hand}-opponent_deadwood").fill(str(theirs))
+    form.locator("button.primary").click()
+    page.locator(f"#hand-{hand} .badge", has_text="saved").wait_for()
+
+
+def approve_and_sign(page):
+    for hand in range(1, 9):
+        for seat in (1, 2):
+            button = page.locator(f"#hand-{hand} button", has_text=f"Seat {seat} approves")
+            if button.count():
+                button.click()
+                page.wait_for_load_state()
+    for seat in (1, 2):
+        page.locator("button", has_text=f"Seat {seat} (").click()
+        page.wait_for_load_state()
+
+
+def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user, match,
+                                      screenshot_dir):
+    scorer = staff_user(tournament, Role.SCORER, username="li")
+    referee = staff_user(tournament, Role.REFEREE, username="chen")
+    log_in(page, live_server, scorer)
+    table_url = {t.position: live_server.url + reverse("director:table_entry",
+                                                         args=[tournament.slug, t.pk])
+                 for t in match.tables.all()}
+
+    page.goto(table_url[1])
+    for hand in range(1, 9):
+        enter_hand(page, hand, "knock", seat=1, mine=4, theirs=12)
+    assert "Knock 4 vs 12: 15 + 8 = 23" in page.locator("#hand-8").inner_text()
+    page.screenshot(path=str(screenshot_dir / "entry-table-1.png"), full_page=True)
+    approve_and_sign(page)
+    assert page.locator(".badge", has_text="Seat 2 (").count() == 1  # both signed
+
+    page.goto(table_url[2])
+    for hand in range(1, 9):
+        enter_hand(page, hand, "draw")
+    approve_and_sign(page)
+
+    # The scorer has no sign-off button; the referee signs the match off.
+    match_url = live_server.url + reverse("director:match_page", args=[tournament.slug, match.pk])
+    page.goto(match_url)
+    assert page.locator("button", has_text="Sign the match off").count() == 0
+    page.context.clear_cookies()  # the scorer's session ends
+    log_in(page, live_server, referee)
+    page.goto(match_url)
+    page.locator("button", has_text="Sign the match off").click()
+    page.wait_for_load_state()
+    assert "CHN 184 – -184 ITA" in page.locator(".score-line").inner_text()
+    official = Match.objects.get(pk=match.pk)
+    assert (official.home_total, official.away_total) == (184, -184)
+
+    # A referee corrects hand 5 at table 1 with a reason: the sign-off is cleared.
+    page.goto(table_url[1])
+    form = page.locator("#hand-5")
+    form.locator("#id_h5-opponent_deadwood").fill("9")
+    form.locator("#id_h5-reason").fill("lay-off missed")
+    form.locator("button.primary").click()
+    page.locator("#hand-5 .badge", has_text="saved").wait_for()
+    assert Match.objects.get(pk=match.pk).signed_off_at is None
+    page.goto(table_url[1])
+    approve_and_sign(page)
+    page.goto(match_url)
+    history = page.locator(".history").inner_text()
+    assert "changed hand 5 at table 1: knock by seat 1 4 vs 12 → knock by seat 1 4 vs 9" in \
+        history and "reason: lay-off missed" in history
+    page.locator("button", has_text="Sign the match off").click()
+    page.wait_for_load_state()
+    assert "CHN 181 – -181 ITA" in page.locator(".score-line").inner_text()
+    page.screenshot(path=str(screenshot_dir / "match-page.png"), full_page=True)
