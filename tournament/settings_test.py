@@ -1,5 +1,7 @@
 """Settings for the test suite: the real settings, minus what only costs time in tests."""
 
+import os
+
 from tournament.settings import *  # noqa: F403
 
 # Templates render {% static %} without a collectstatic run first.
@@ -14,6 +16,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # A file, not memory: concurrency tests run threads with their own connections, which
-# must see one database and its real locking.
+# must see one database and its real locking. One file per test run, so that two runs on
+# one machine never share (or delete) each other's database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 
 class Round(models.Model):
@@ -26,6 +27,7 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     publish_override_reason = models.TextField(blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["stage__order", "number"]
@@ -79,6 +81,7 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+",
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "number"]
@@ -151,6 +154,7 @@ class RoundEntry(models.Model):
                                      blank=True, related_name="+")
     second_player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, null=True,
                                       blank=True, related_name="+")
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "team__name"]
