@@ -51,7 +51,10 @@ _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b"))
 
 
 class Card(NamedTuple):
-    """One card: ``rank`` 1 (ace) to 13 (king) and a suit."""
+    """One card: ``rank`` 1 (ace) to 13 (king) and a suit.
+
+    Cards sort by rank, then suit: the order in which deadwood cards are shown.
+    """
 
     rank: int
     suit: Suit
@@ -87,10 +90,23 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in RAN
 """The 52 cards in code order: A♠ … K♠, A♥ … K♥, A♦ … K♦, A♣ … K♣."""
 
 VALUE_BY_CODE: tuple[int, ...] = tuple(card.value for card in DECK)
+_BIT_OF: dict[Card, int] = {card: 1 << code for code, card in enumerate(DECK)}
+# Every exact spelling of every card, so that the usual token costs one dictionary lookup.
+_BY_TOKEN: dict[str, Card] = {
+    rank + suit: card
+    for card in DECK
+    for rank_text in (RANK_LETTERS[card.rank - 1], "10" if card.rank == 10 else "")
+    if rank_text
+    for rank in {rank_text, rank_text.lower()}
+    for suit in {card.suit.letter, card.suit.letter.lower(), card.suit.symbol}
+}
 
 
 def parse_card(token: str | Card) -> Card:
     """One card from its notation; a ``Card`` passes through unchanged."""
+    card = _BY_TOKEN.get(token) if isinstance(token, str) else None
+    if card is not None:
+        return card
     if isinstance(token, Card):
         return token
     if not isinstance(token, str):
@@ -116,11 +132,12 @@ def parse_cards(tokens: str | Iterable[str | Card]) -> tuple[Card, ...]:
     if isinstance(tokens, str):
         tokens = [t for t in re.split(r"[\s,;]+", tokens) if t]
     cards = tuple(parse_card(token) for token in tokens)
-    seen = 0
-    for card in cards:
-        if seen & card.bit:
-            raise RuleError(f"{card} appears twice; a deck has each card once")
-        seen |= card.bit
+    if len(cards) != mask_of(cards).bit_count():
+        seen: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                raise RuleError(f"{card} appears twice; a deck has each card once")
+            seen.add(card)
     return cards
 
 
@@ -143,7 +160,7 @@ def format_cards(cards: Iterable[Card], *, display: bool = False) -> str:
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
-        mask |= card.bit
+        mask |= _BIT_OF[card]
     return mask
 
 
@@ -160,14 +177,12 @@ def iter_cards(mask: int) -> Iterator[Card]:
 
 
 def value_of(mask: int) -> int:
-    return sum(VALUE_BY_CODE[card.code] for card in iter_cards(mask))
+    """The deadwood value of the cards of a mask."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += VALUE_BY_CODE[low.bit_length() - 1]
+        mask ^= low
+    return total
 
 
-def suit_field(mask: int, suit: int) -> int:
-    """The 13-bit field of one suit (bit 0 = ace)."""
-    return (mask >> (SUIT_BITS * suit)) & SUIT_FIELD
-
-
-def sort_key(card: Card) -> tuple[int, int]:
-    """Rank first, then suit: the order in which deadwood cards are shown."""
-    return card.rank, card.suit

@@ -14,7 +14,7 @@ over the bracket's own choices (bounded; past the bound one more team floats).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -24,6 +24,9 @@ from scoring.pairing.matching import MatchingOracle
 # Options tried in one bracket before allowing two more floaters. Generous: real brackets
 # settle within a few dozen, and the oracle has already ruled out every global dead end.
 SEARCH_BUDGET = 20_000
+# The first, pickier search (floaters must be able to meet someone in the next group)
+# gives up sooner: it only chooses between equally short answers.
+LOOKAHEAD_BUDGET = 2_000
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,9 @@ def _pair_brackets(field_: list[SwissTeam], playing: list[int], barred: list[fro
     pairs: list[tuple[int, int]] = []
     floaters: list[int] = []
     groups = [list(group) for _points, group in groupby(playing, key=lambda i: field_[i].points)]
-    for number, residents in enumerate(groups):
-        bracket = _Bracket(floaters, residents, barred, oracle)
-        floaters = bracket.pair(last=number == len(groups) - 1)
+    for residents, below in zip(groups, [*groups[1:], []], strict=True):
+        bracket = _Bracket(floaters, residents, below, barred, oracle)
+        floaters = bracket.pair()
         pairs += bracket.pairs
     return pairs
 
@@ -117,26 +120,33 @@ class _Bracket:
 
     downfloaters: list[int]
     residents: list[int]
+    below: list[int]  # the next score group's teams; none for the last bracket
     barred: list[frozenset[int]]
     oracle: MatchingOracle
     pairs: list[tuple[int, int]] = field(default_factory=list)
 
-    def pair(self, *, last: bool) -> list[int]:
+    def pair(self) -> list[int]:
         """Pair the bracket with the fewest floaters; returns the teams floating on."""
         order = self.downfloaters + self.residents
-        if last:
+        if not self.below:
             # Nothing can float out of the last bracket, and nothing needs to: the oracle
             # leads the search straight to a complete pairing, without backtracking.
-            floats = [0]
+            counts = [0]
         else:
             fewest = len(order) - 2 * self._most_pairs_inside(order)
-            floats = list(range(fewest, len(order) + 1, 2))
-        for count in floats:
-            found = _Search(order, set(self.downfloaters), count, self.oracle).run()
-            if found is not None:
-                self.pairs, floaters = found
-                return floaters
+            counts = list(range(fewest, len(order) + 1, 2))
+        for count in counts:
+            for can_float, budget in ((self._can_meet_below, LOOKAHEAD_BUDGET),
+                                      (_anyone, SEARCH_BUDGET)):
+                search = _Search(order, set(self.downfloaters), count, can_float, self.oracle)
+                found = search.run(budget)
+                if found is not None:
+                    self.pairs, floaters = found
+                    return floaters
         raise AssertionError("the oracle promised a complete pairing")
+
+    def _can_meet_below(self, team: int) -> bool:
+        return any(self.oracle.may_meet(team, other) for other in self.below)
 
     def _most_pairs_inside(self, order: list[int]) -> int:
         """How many pairs the bracket could make by itself, whatever happens below it.
@@ -153,38 +163,45 @@ class _Bracket:
         return (len(order) - inside.unmatched) // 2
 
 
+def _anyone(_team: int) -> bool:
+    return True
+
+
+FLOATS = None  # the option of floating down instead of taking a partner
+UNDECIDED = -1
+
+
 @dataclass
 class _Frame:
     top: int  # the best team still unpaired in the bracket
-    options: list[int | None]  # its partners to try in turn; None = it floats
+    options: list[int | None]  # its partners to try in turn, or FLOATS
     tried: int = 0
-    chosen: int | None = None
-    has_chosen: bool = False
+    chosen: int | None = UNDECIDED
 
 
 class _Search:
     """Depth-first over the bracket's choices, in order of preference."""
 
     def __init__(self, order: list[int], downfloaters: set[int], floats: int,
-                 oracle: MatchingOracle) -> None:
+                 can_float: Callable[[int], bool], oracle: MatchingOracle) -> None:
         self.order = order
         self.downfloaters = downfloaters
         self.floats_left = floats
+        self.can_float = can_float
         self.oracle = oracle
         self.done: set[int] = set()
         self.pairs: list[tuple[int, int]] = []
         self.floaters: list[int] = []
-        self.budget = SEARCH_BUDGET
+        self.budget = 0
 
-    def run(self) -> tuple[list[tuple[int, int]], list[int]] | None:
+    def run(self, budget: int) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """The first pairing of the bracket with exactly the planned number of floaters."""
+        self.budget = budget
         frames: list[_Frame] = []
         while True:
             remaining = [team for team in self.order if team not in self.done]
             if not remaining:
                 return self.pairs, self.floaters
-            if len(remaining) == self.floats_left:
-                # Only floaters are left: they float in order.
-                return self.pairs, self.floaters + remaining
             frames.append(_Frame(remaining[0], self._options(remaining)))
             while not self._advance(frames[-1]):
                 frames.pop()
@@ -203,9 +220,11 @@ class _Search:
             # Only residents are left: top half v bottom half, then upwards from the middle.
             half = len(remaining) // 2
             candidates = remaining[half:] + remaining[half - 1:0:-1]
-        options: list[int | None] = [t for t in candidates if self.oracle.may_meet(top, t)]
-        if self.floats_left:
-            options.append(None)
+        options: list[int | None] = []
+        if len(remaining) > self.floats_left:  # a pair still leaves room for the floaters
+            options += [t for t in candidates if self.oracle.may_meet(top, t)]
+        if self.floats_left and self.can_float(top):
+            options.append(FLOATS)
         return options
 
     def _advance(self, frame: _Frame) -> bool:
@@ -214,7 +233,7 @@ class _Search:
             partner = frame.options[frame.tried]
             frame.tried += 1
             self.budget -= 1
-            if partner is None:
+            if partner is FLOATS:
                 self.floats_left -= 1
                 self.floaters.append(top)
                 self.done.add(top)
@@ -223,14 +242,14 @@ class _Search:
                 self.done.update((top, partner))
             else:
                 continue
-            frame.chosen, frame.has_chosen = partner, True
+            frame.chosen = partner
             return True
         return False
 
     def _undo(self, frame: _Frame) -> None:
         top, partner = frame.top, frame.chosen
-        frame.chosen, frame.has_chosen = None, False
-        if partner is None:
+        frame.chosen = UNDECIDED
+        if partner is FLOATS:
             self.floats_left += 1
             self.floaters.pop()
             self.done.discard(top)
@@ -241,7 +260,7 @@ class _Search:
 
     def _unwind(self, frames: list[_Frame]) -> None:
         for frame in reversed(frames):
-            if frame.has_chosen:
+            if frame.chosen != UNDECIDED:
                 self._undo(frame)
 
 

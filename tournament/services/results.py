@@ -107,10 +107,13 @@ def score_entry(entry: HandEntry, rules) -> HandScore:
 
 
 def _field_of(message: str) -> str:
-    if "false kn" in message and "declare" not in message:
-        return "false_knock_deadwood"
+    """The form field an engine message is about, so the screen shows it in place."""
     if "opponent" in message:
         return "opponent_deadwood"
+    if "false knock's recorded deadwood" in message or "it is not a false knock" in message:
+        return "false_knock_deadwood"
+    if "may not declare later" in message:
+        return "declarer_seat"
     if "deadwood" in message or "knock" in message or "gin" in message.lower():
         return "declarer_deadwood"
     return "outcome"

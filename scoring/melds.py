@@ -1,0 +1,359 @@
+"""Melds, minimum deadwood and the best arrangement of a hand (RULES.md §2).
+
+How the search works, and why it is exact: a rank can hold at most one set (two would need
+six cards), so an arrangement is fixed by (a) which cards of each rank form that rank's
+set, if any, and (b) the runs among the remaining cards. Once the sets are chosen, the
+suits no longer interact: in one suit the best is to meld every maximal stretch of three
+or more consecutive cards as one run, so the deadwood of a suit's leftover cards is a
+table lookup (8,192 entries per table, built once at import). Only ranks held three or
+four times need a choice (none, any three, all four), which is at most a few dozen
+combinations even for eleven cards. Nothing is searched twice.
+
+Ties between equally good arrangements are broken the same way every time: least
+deadwood, then the most cards in melds, then the first set choice in a fixed order (no
+set first). The best discard of eleven cards is the one that leaves the least deadwood;
+among those, the highest-value card, then the highest rank, then suit order ♠ ♥ ♦ ♣.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from scoring.cards import (
+    DECK,
+    SUIT_BITS,
+    SUIT_FIELD,
+    Card,
+    cards_of,
+    mask_of,
+    parse_cards,
+    parse_hand,
+    value_of,
+)
+from scoring.errors import RuleError
+
+NO_DEADWOOD_YET = 1 << 30  # larger than any deadwood
+
+
+class MeldKind(enum.StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set or a run; runs list their cards from the lowest rank, sets in suit order."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+
+    @property
+    def mask(self) -> int:
+        return mask_of(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A hand laid out as melds plus deadwood cards."""
+
+    melds: tuple[Meld, ...]
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class ElevenCards:
+    """An eleven-card hand: its own best arrangement and its best discard."""
+
+    arrangement: Arrangement  # all eleven cards; deadwood 0 is Big Gin
+    best_discard: Card
+    kept: Arrangement  # the ten cards kept after the best discard
+
+    @property
+    def big_gin(self) -> bool:
+        return self.arrangement.deadwood == 0
+
+    @property
+    def deadwood_after_discard(self) -> int:
+        return self.kept.deadwood
+
+
+# --- one suit, runs only -------------------------------------------------------------
+
+def _stretches(field: int) -> list[int]:
+    """The maximal stretches of consecutive ranks in a suit field, as sub-fields."""
+    stretches = []
+    while field:
+        low = field & -field
+        stretch = top = low
+        while field & (top << 1):
+            top <<= 1
+            stretch |= top
+        stretches.append(stretch)
+        field &= ~stretch
+    return stretches
+
+
+def _in_runs(field: int) -> int:
+    """The cards of a suit field that lie in a stretch of three or more."""
+    starts = field & field >> 1 & field >> 2
+    return starts | starts << 1 | starts << 2
+
+
+def _build_run_tables() -> tuple[list[int], list[int], list[int]]:
+    size = 1 << SUIT_BITS
+    value = [0] * size
+    deadwood = [0] * size
+    for field in range(1, size):
+        low = field & -field
+        value[field] = value[field ^ low] + min(low.bit_length(), 10)
+        deadwood[field] = value[field & ~_in_runs(field)]
+    # With one card of the suit thrown away: the least deadwood left, and which cards do it.
+    after_discard = [NO_DEADWOOD_YET] * size
+    discards = [0] * size
+    for field in range(1, size):
+        after_discard[field], discards[field] = _discard_from(field, field, deadwood)
+    return deadwood, after_discard, discards
+
+
+def _discard_from(field: int, throwable: int, deadwood: Sequence[int]) -> tuple[int, int]:
+    """(least deadwood left in a suit after throwing one of ``throwable``, which do it)."""
+    best, discards = NO_DEADWOOD_YET, 0
+    while throwable:
+        low = throwable & -throwable
+        throwable ^= low
+        left = deadwood[field ^ low]
+        if left < best:
+            best, discards = left, low
+        elif left == best:
+            discards |= low
+    return best, discards
+
+
+_RUN_DEADWOOD, _RUN_DEADWOOD_AFTER_DISCARD, _RUN_BEST_DISCARDS = _build_run_tables()
+
+
+# --- sets --------------------------------------------------------------------------------
+
+def _build_set_options() -> list[list[tuple[int, ...]]]:
+    """For each rank and each pattern of suits held in it, the possible sets (0 = none)."""
+    options: list[list[tuple[int, ...]]] = []
+    for rank_bit in range(SUIT_BITS):
+        per_pattern: list[tuple[int, ...]] = []
+        for pattern in range(16):
+            bits = [1 << (SUIT_BITS * suit + rank_bit) for suit in range(4) if pattern >> suit & 1]
+            choices = [0]
+            choices += [sum(trio) for trio in itertools.combinations(bits, 3)]
+            if len(bits) == 4:
+                choices.append(sum(bits))
+            per_pattern.append(tuple(choices))
+        options.append(per_pattern)
+    return options
+
+
+_SET_OPTIONS = _build_set_options()
+
+
+def set_choices(mask: int) -> list[int]:
+    """Every way to pick the sets of a hand, each as the mask of the cards in sets."""
+    spades, hearts = mask & SUIT_FIELD, mask >> SUIT_BITS & SUIT_FIELD
+    diamonds, clubs = mask >> 2 * SUIT_BITS & SUIT_FIELD, mask >> 3 * SUIT_BITS
+    trebled = ((spades & hearts & (diamonds | clubs)) | (diamonds & clubs & (spades | hearts)))
+    if not trebled:
+        return [0]
+    per_rank = []
+    while trebled:
+        low = trebled & -trebled
+        trebled ^= low
+        rank_bit = low.bit_length() - 1
+        pattern = ((spades >> rank_bit & 1) | (hearts >> rank_bit & 1) << 1
+                   | (diamonds >> rank_bit & 1) << 2 | (clubs >> rank_bit & 1) << 3)
+        per_rank.append(_SET_OPTIONS[rank_bit][pattern])
+    if len(per_rank) == 1:
+        return list(per_rank[0])
+    return [sum(combo) for combo in itertools.product(*per_rank)]
+
+
+def _runs_deadwood(rest: int) -> int:
+    return (_RUN_DEADWOOD[rest & SUIT_FIELD] + _RUN_DEADWOOD[rest >> SUIT_BITS & SUIT_FIELD]
+            + _RUN_DEADWOOD[rest >> 2 * SUIT_BITS & SUIT_FIELD]
+            + _RUN_DEADWOOD[rest >> 3 * SUIT_BITS])
+
+
+# --- the searches, on card masks -------------------------------------------------------
+
+def min_deadwood_of_mask(mask: int) -> int:
+    """The least deadwood of any number of cards given as a card mask."""
+    best = NO_DEADWOOD_YET
+    for sets in set_choices(mask):
+        deadwood = _runs_deadwood(mask ^ sets)
+        if deadwood < best:
+            best = deadwood
+    return best
+
+
+def best_discard_of_mask(mask: int, keep: int = 0) -> tuple[int, int]:
+    """(least deadwood after one discard, that discard's card code) for a card mask.
+
+    ``keep`` is a mask of cards that may not be thrown (the card just taken from the
+    discard pile). The discard follows the tie-break of the module docstring.
+    """
+    best, throwable = NO_DEADWOOD_YET, 0
+    run_deadwood = _RUN_DEADWOOD
+    for sets in set_choices(mask):
+        rest = mask ^ sets
+        # Unrolled over the four suits: this is the simulator's innermost loop.
+        spades, hearts = rest & SUIT_FIELD, rest >> SUIT_BITS & SUIT_FIELD
+        diamonds, clubs = rest >> 2 * SUIT_BITS & SUIT_FIELD, rest >> 3 * SUIT_BITS
+        in_spades, in_hearts = run_deadwood[spades], run_deadwood[hearts]
+        in_diamonds, in_clubs = run_deadwood[diamonds], run_deadwood[clubs]
+        total = in_spades + in_hearts + in_diamonds + in_clubs
+        for field, left_in_suit, shift in ((spades, in_spades, 0),
+                                           (hearts, in_hearts, SUIT_BITS),
+                                           (diamonds, in_diamonds, 2 * SUIT_BITS),
+                                           (clubs, in_clubs, 3 * SUIT_BITS)):
+            if not field:
+                continue
+            banned = keep >> shift & field
+            if banned:
+                after, discards = _discard_from(field, field & ~banned, run_deadwood)
+            else:
+                after, discards = _RUN_DEADWOOD_AFTER_DISCARD[field], _RUN_BEST_DISCARDS[field]
+            deadwood = total - left_in_suit + after
+            if deadwood < best:
+                best, throwable = deadwood, discards << shift
+            elif deadwood == best:
+                throwable |= discards << shift
+    if not throwable:
+        raise RuleError("there is no card that may be discarded")
+    return best, _preferred_discard(throwable)
+
+
+_SHIFTS = tuple(SUIT_BITS * suit for suit in range(4))
+
+
+def _preferred_discard(throwable: int) -> int:
+    """Of equally good discards: the highest value, then highest rank, then ♠ ♥ ♦ ♣.
+
+    Value never falls as rank rises, so this is simply the highest rank, first suit.
+    """
+    if not throwable & (throwable - 1):
+        return throwable.bit_length() - 1
+    ranks = 0
+    for shift in _SHIFTS:
+        ranks |= throwable >> shift
+    top = (ranks & SUIT_FIELD).bit_length() - 1
+    return next(shift + top for shift in _SHIFTS if throwable >> (shift + top) & 1)
+
+
+def arrangements_of_mask(mask: int) -> list[Arrangement]:
+    """Every least-deadwood arrangement (one per choice of sets), best-preferred first."""
+    return [_arrangement(mask, sets) for sets in _best_set_choices(mask)]
+
+
+def arrangement_of_mask(mask: int) -> Arrangement:
+    """The preferred least-deadwood arrangement of a card mask."""
+    return _arrangement(mask, _best_set_choices(mask)[0])
+
+
+def _best_set_choices(mask: int) -> list[int]:
+    choices = set_choices(mask)
+    if len(choices) == 1:
+        return choices
+    scored = [(_runs_deadwood(mask ^ sets), order, sets) for order, sets in enumerate(choices)]
+    least = min(deadwood for deadwood, _, _ in scored)
+    tied = sorted((-_melded_count(mask, sets), order, sets)
+                  for deadwood, order, sets in scored if deadwood == least)
+    return [sets for _, _, sets in tied]
+
+
+def _melded_count(mask: int, sets: int) -> int:
+    rest = mask ^ sets
+    runs = sum(_in_runs(rest >> (SUIT_BITS * suit) & SUIT_FIELD) << (SUIT_BITS * suit)
+               for suit in range(4))
+    return sets.bit_count() + runs.bit_count()
+
+
+def _arrangement(mask: int, sets: int) -> Arrangement:
+    # Melds are shown from the lowest rank up, a set before a run of the same rank.
+    placed: list[tuple[tuple[int, int, int], Meld]] = []
+    set_ranks = 0
+    for shift in _SHIFTS:
+        set_ranks |= sets >> shift & SUIT_FIELD
+    while set_ranks:
+        low = set_ranks & -set_ranks
+        set_ranks ^= low
+        rank_bit = low.bit_length() - 1
+        cards = tuple(DECK[shift + rank_bit] for shift in _SHIFTS if sets >> (shift + rank_bit) & 1)
+        placed.append(((rank_bit, 0, cards[0].suit), Meld(MeldKind.SET, cards)))
+    rest, melded = mask ^ sets, sets
+    for suit, shift in enumerate(_SHIFTS):
+        in_runs = _in_runs(rest >> shift & SUIT_FIELD)
+        melded |= in_runs << shift
+        for run in _stretches(in_runs):
+            lowest = (run & -run).bit_length() - 1
+            placed.append(((lowest, 1, suit), Meld(MeldKind.RUN, cards_of(run << shift))))
+    placed.sort(key=itemgetter(0))
+    deadwood = mask & ~melded
+    return Arrangement(tuple(meld for _, meld in placed), tuple(sorted(cards_of(deadwood))),
+                       value_of(deadwood))
+
+
+# --- the public functions, on cards ----------------------------------------------------
+
+def deadwood(cards: Iterable[Card | str]) -> int:
+    """The least deadwood of a 10- or 11-card hand (for 11, of all eleven cards)."""
+    return min_deadwood_of_mask(mask_of(parse_hand(cards, (10, 11))))
+
+
+def arrange(cards: Iterable[Card | str]) -> Arrangement:
+    """One best arrangement of a 10- or 11-card hand (see the tie-break above)."""
+    return arrangement_of_mask(mask_of(parse_hand(cards, (10, 11))))
+
+
+def best_arrangements(cards: Iterable[Card | str]) -> list[Arrangement]:
+    """Every least-deadwood arrangement of a 10- or 11-card hand, preferred first.
+
+    Arrangements that differ only in how one long run is cut into two are not listed
+    twice: the cut changes nothing a player can lay off.
+    """
+    return arrangements_of_mask(mask_of(parse_hand(cards, (10, 11))))
+
+
+def analyze_eleven(cards: Iterable[Card | str]) -> ElevenCards:
+    """Big Gin or not, and the best discard of an eleven-card hand (exact)."""
+    mask = mask_of(parse_hand(cards, (11,)))
+    _, discard = best_discard_of_mask(mask)
+    return ElevenCards(arrangement_of_mask(mask), DECK[discard],
+                       arrangement_of_mask(mask ^ (1 << discard)))
+
+
+def meld_of(cards: Iterable[Card | str]) -> Meld:
+    """The meld formed by exactly these cards, or a RuleError saying why they are none."""
+    group = sorted(parse_cards(cards), key=lambda card: (card.suit, card.rank))
+    shown = " ".join(map(str, group))
+    if len(group) < 3:
+        raise RuleError(f"{shown or 'no cards'}: a meld needs at least 3 cards")
+    if len({card.rank for card in group}) == 1:  # one deck: never more than four
+        return Meld(MeldKind.SET, tuple(group))
+    if len({card.suit for card in group}) == 1:
+        ranks = [card.rank for card in group]
+        if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
+            return Meld(MeldKind.RUN, tuple(group))
+        raise RuleError(f"{shown}: a run needs consecutive ranks, and the ace is only low")
+    raise RuleError(f"{shown}: not a set (one rank) nor a run (one suit)")
+
+
+def is_meld(cards: Sequence[Card]) -> bool:
+    try:
+        meld_of(cards)
+    except RuleError:
+        return False
+    return True

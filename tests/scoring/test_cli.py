@@ -1,0 +1,157 @@
+import io
+import json
+import random
+import subprocess
+import sys
+
+from scoring.cards import DECK
+from scoring.cli import SUBCOMMANDS, Subcommand, main, register
+
+
+def cards(text):
+    return text.split()
+
+
+def run(*args, lines=()):
+    """``python -m scoring`` in a child process: (exit code, answers, stderr)."""
+    stdin = "".join(json.dumps(line) + "\n" if not isinstance(line, str) else line + "\n"
+                    for line in lines)
+    done = subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60, check=False)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    return done.returncode, answers, done.stderr
+
+
+def test_analyze_answers_every_kind_of_line_in_order():
+    code, answers, _ = run("analyze", lines=[
+        {"hand": ["AS", "2S", "3S", "TD", "7H", "7D", "7C", "KS", "QH", "4D"]},
+        {"hand": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "9C", "9H", "KS"]},
+        {"knocker": ["8S", "9S", "TS", "4H", "4D", "4C", "AH", "2C", "3D", "4S"],
+         "opponent": ["7S", "6S", "JS", "QS", "KH", "KD", "2D", "9C", "5D", "AD"]},
+        {"score": {"outcome": "knock", "declarer_deadwood": 4, "opponent_deadwood": 12}},
+    ])
+    assert code == 0
+    hand, eleven, knock, score = answers
+    assert hand == {"deadwood": 34, "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"]],
+                    "deadwood_cards": ["4D", "TD", "QH", "KS"]}
+    assert eleven["deadwood"] == 10 and eleven["big_gin"] is False
+    assert (eleven["best_discard"], eleven["deadwood_after_discard"]) == ("KS", 0)
+    assert knock["knocker_deadwood"] == 6
+    assert knock["knocker_melds"] == [["4S", "4H", "4D", "4C"], ["8S", "9S", "TS"]]
+    assert knock["opponent_deadwood"] == 37
+    assert knock["layoffs"][:2] == [{"card": "7S", "meld": ["8S", "9S", "TS"]},
+                                    {"card": "6S", "meld": ["8S", "9S", "TS"]}]
+    assert (knock["outcome"], knock["points"]) == ("knock", {"knocker": 46, "opponent": -46})
+    assert score["winner"] == "declarer"
+    assert score["points"] == {"declarer": 23, "opponent": -23}
+
+
+def test_analyze_gin_and_undercut_from_the_cards():
+    _, (gin, undercut), _ = run("analyze", lines=[
+        {"knocker": cards("AS 2S 3S 4S 7H 7D 7C 9D 9C 9H"),
+         "opponent": cards("5S 6S KH KD QC 8H 8D JC 2D AD")},
+        {"knocker": cards("AS 2S 3S 7H 7D 7C 9D 9C 9H TD"),
+         "opponent": cards("4S 5S 6S KH KD KC 8H 8D 8C AD")},
+    ])
+    assert gin["outcome"] == "gin" and gin["layoffs"] == []
+    assert gin["points"] == {"knocker": 95, "opponent": -95}
+    assert undercut["outcome"] == "undercut"
+    assert undercut["points"] == {"knocker": -34, "opponent": 34}
+
+
+def test_a_bad_line_gets_an_error_and_the_rest_goes_on():
+    code, answers, _ = run("analyze", lines=[
+        "not json",
+        "[1, 2]",
+        {"hand": ["1X", "2S"]},
+        {"hand": ["AS", "2S"]},
+        {"hand": ["AS", "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]},
+        {"cards": []},
+        {"score": {"outcome": "gin", "declarer_deadwood": 4, "opponent_deadwood": 10}},
+        {"score": {"outcome": "knock", "declarer_deadwood": 4, "opponent": 10}},
+        {"knocker": cards("AS 2S 3S 7H 7D 7C 9D KC 9H TD"),
+         "opponent": cards("4S 5S 6S KH KD QC 8H 8D 8C AD")},
+        {"hand": "AS 2S 3S"},
+        "",
+        {"score": {"outcome": "draw"}},
+    ])
+    assert code == 0
+    errors = [answer.get("error", "") for answer in answers]
+    assert errors[0].startswith("not JSON")
+    assert errors[1] == "each line must be a JSON object"
+    assert errors[2].startswith("'1X': unknown suit 'X'")
+    assert errors[3] == "hand has 2 cards; it must have 10 or 11"
+    assert errors[4] == "AS appears twice; a deck has each card once"
+    assert errors[5].startswith("expected {\"hand\"")
+    assert "enter it as a knock" in errors[6]
+    assert "unknown score fields ['opponent']" in errors[7]
+    assert "false knock" in errors[8]
+    assert "must be a list" in errors[9]
+    assert answers[10] == {"winner": None, "points": {"declarer": 0, "opponent": 0},
+                           "outcome": "draw", "explanation": "Draw: 0 (stock exhausted)"}
+    assert len(answers) == 11  # the blank line is skipped
+
+
+def test_rule_settings_as_options():
+    _, answers, _ = run("analyze", "--knock-limit", "5", "--knock-bonus", "20", "--gin-bonus",
+                        "30", "--undercut-bonus", "10", "--big-gin-bonus", "50",
+                        "--draw-rule", "two_cards_left", lines=[
+        {"score": {"outcome": "knock", "declarer_deadwood": 4, "opponent_deadwood": 12}},
+        {"score": {"outcome": "knock", "declarer_deadwood": 6, "opponent_deadwood": 12}},
+        {"score": {"outcome": "knock", "declarer_deadwood": 4, "opponent_deadwood": 4}},
+        {"score": {"outcome": "gin", "opponent_deadwood": 10}},
+        {"score": {"outcome": "big_gin", "opponent_deadwood": 10}},
+        {"score": {"outcome": "draw"}},
+    ])
+    assert [a.get("points", {}).get("declarer") for a in answers] == [28, None, -10, 40, 60, 0]
+    assert "above the knock limit 5" in answers[1]["error"]
+    assert answers[5]["explanation"] == "Draw: 0 (two cards left in the stock)"
+
+
+def test_a_false_knock_in_a_score_line():
+    _, (answer,), _ = run("analyze", lines=[
+        {"score": {"outcome": "knock", "declarer_deadwood": 4,
+                   "false_knock": {"by": "opponent", "deadwood": 23}}}])
+    assert answer["points"] == {"declarer": 34, "opponent": -34}
+
+
+def test_bad_settings_and_commands_stop_with_usage():
+    code, _, stderr = run("analyze", "--knock-limit", "0")
+    assert code == 2 and "knock limit must be 1 to 99" in stderr
+    code, _, stderr = run("analyze", "--draw-rule", "never")
+    assert code == 2 and "invalid choice" in stderr
+    code, _, stderr = run("shuffle")
+    assert code == 2 and "invalid choice" in stderr
+
+
+def test_simulate_plays_one_box_per_line():
+    cards = list(DECK)
+    random.Random(8).shuffle(cards)
+    box = [str(card) for card in cards]
+    code, answers, _ = run("simulate", "--non-dealer", "gin_waiter", lines=[
+        {"box": box, "dealer": "greedy"},
+        {"box": box, "dealer": "greedy", "non_dealer": "greedy"},
+        {"box": box[:51]},
+        {"box": box, "dealer": "genius"},
+    ])
+    assert code == 0
+    first, second, short, unknown = answers
+    assert first["non_dealer_strategy"] == "gin_waiter"
+    assert second["non_dealer_strategy"] == "greedy"
+    for record in (first, second):
+        assert record["box"] == box
+        assert record["points"]["dealer"] == -record["points"]["non_dealer"]
+        assert record["turns"][0]["player"] == "dealer"
+    assert "52 cards" in short["error"]
+    assert "unknown strategy 'genius'" in unknown["error"]
+
+
+def test_a_subcommand_is_one_registration():
+    register(Subcommand("echo", "answer each line with itself",
+                        lambda line, args, rules: {**line, "limit": rules.knock_limit}))
+    try:
+        out = io.StringIO()
+        assert main(["echo", "--knock-limit", "7"], io.StringIO('{"a": 1}\n'), out) == 0
+        assert json.loads(out.getvalue()) == {"a": 1, "limit": 7}
+    finally:
+        del SUBCOMMANDS["echo"]
