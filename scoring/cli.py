@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from scoring.deals import deal_record, deals_of_round, parse_key
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, score_hand
 from scoring.melds import analyze_eleven, arrange
@@ -31,8 +32,10 @@ Answer = Callable[[Mapping[str, Any], argparse.Namespace, Rules], dict[str, Any]
 class Subcommand:
     name: str
     help: str
-    answer: Answer  # one JSON object in, one out; raise RuleError for a bad line
+    answer: Answer | None  # one JSON object in, one out; raise RuleError for a bad line
     add_arguments: Callable[[argparse.ArgumentParser], None] = field(default=lambda parser: None)
+    # A subcommand that reads nothing and prints JSON lines from its options (``deals``).
+    produce: Callable[[argparse.Namespace], Iterable[dict[str, Any]]] | None = None
 
 
 SUBCOMMANDS: dict[str, Subcommand] = {}
@@ -165,6 +168,32 @@ def _simulate(line: Mapping[str, Any], args: argparse.Namespace, rules: Rules) -
 
 register(Subcommand("analyze", "deadwood, melds, best discard, lay-offs and hand scores",
                     _analyze))
+
+
+# --- deals -----------------------------------------------------------------------------
+
+def _deals_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--key", required=True, help="the revealed tournament key, 64 hex digits")
+    parser.add_argument("--stage", type=int, default=1, help="the stage's order (default 1)")
+    parser.add_argument("--round", type=int, required=True, help="the round in the stage")
+    parser.add_argument("--hands", type=int, default=DEFAULT_RULES.hands_per_match,
+                        help="hands per match (default 8)")
+    parser.add_argument("--sets", type=int, default=1,
+                        help="deal sets: 1 for the whole field, or the number of matches")
+    parser.add_argument("--public-value", default="",
+                        help="the public value mixed into the deals, if there was one")
+
+
+def _deals(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    key = parse_key(args.key)
+    for place, deal in deals_of_round(key, stage=args.stage, round=args.round,
+                                      hands=args.hands, sets=args.sets,
+                                      public_value=args.public_value):
+        yield deal_record(place, deal)
+
+
+register(Subcommand("deals", "re-create every deal of a round from the revealed key "
+                    "(docs/deals.md)", None, _deals_arguments, produce=_deals))
 register(Subcommand("simulate", "play boxes between two bots and print every turn",
                     _simulate, _simulate_arguments))
 
@@ -216,6 +245,14 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     except RuleError as error:
         args.subparser.error(str(error))
     subcommand = SUBCOMMANDS[args.command]
+    out = stdout or sys.stdout
+    if subcommand.produce is not None:
+        try:
+            for record in subcommand.produce(args):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except RuleError as error:
+            args.subparser.error(str(error))
+        return 0
     answer_lines(lambda line: subcommand.answer(line, args, rules),
                  stdin or sys.stdin, stdout or sys.stdout)
     return 0

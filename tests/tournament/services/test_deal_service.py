@@ -99,3 +99,24 @@ def test_key_is_revealed_only_when_every_round_is_closed(director_actor, round_,
     finish_round(round_)
     key = reveal_key(director_actor, tournament)
     assert key.is_revealed
+
+
+def test_revealed_key_recreates_every_deal_on_the_command_line(director_actor, round_,
+                                                               tournament):
+    import json
+    import subprocess
+    import sys
+
+    set_public_value(director_actor, tournament, "lotto 1 2 3")
+    generate_deals(director_actor, round_)
+    key = DealKey.objects.get(tournament=tournament)
+    output = subprocess.run(
+        [sys.executable, "-m", "scoring", "deals", "--key", key.key_hex,
+         "--stage", str(round_.stage.order), "--round", str(round_.number), "--hands", "8",
+         "--public-value", key.public_value],
+        capture_output=True, text=True, check=True).stdout
+    printed = [json.loads(line) for line in output.splitlines()]
+    stored = list(Deal.objects.filter(round=round_).order_by("hand"))
+    assert len(printed) == len(stored) == 8
+    for record, deal in zip(printed, stored, strict=True):
+        assert " ".join(record["dealer"] + record["non_dealer"] + record["stock"]) == deal.cards
