@@ -1,11 +1,14 @@
 """Pages anyone may see."""
 
+from dataclasses import dataclass
+
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from scoring.deals import deal_from_text, verify
-from tournament.models import DealKey, Round, Tournament
-from tournament.selectors.draw import round_plan
+from tournament.models import DealKey, HandResult, Round, Tournament
+from tournament.selectors.draw import SeatPlan, round_plan
+from tournament.services.deals import deal_set_of
 from tournament.tables import TeamTable
 from tournament.views.access import public_tournament
 from tournament.views.listing import show_table
@@ -55,12 +58,39 @@ def deal_check(request, slug):
     })
 
 
+@dataclass(frozen=True)
+class PlayedHand:
+    """One table's result on a deal, from the dealer's and the non-dealer's side."""
+
+    table: int
+    dealer: SeatPlan
+    non_dealer: SeatPlan
+    dealer_points: int
+    non_dealer_points: int
+    explanation: str
+
+
 def hand_records(request, slug, pk):
     """Every deal of a closed round with its cards; nothing before the round closes."""
     tournament = public_tournament(request, slug)
     round_ = get_object_or_404(Round.objects.select_related("stage"),
                                pk=pk, stage__tournament=tournament, status=Round.Status.CLOSED)
-    deals = [(deal, deal_from_text(deal.cards))
+    plan = round_plan(round_)
+    tables = {t.number: t for t in plan.tables}
+    played: dict[tuple[int, int], list] = {}
+    results = HandResult.objects.filter(table__round=round_, is_current=True).select_related(
+        "table")
+    for result in sorted(results, key=lambda r: (r.hand, r.table.number)):
+        table = tables[result.table.number]
+        key = (deal_set_of(round_, table.match.number), result.hand)
+        dealer, non_dealer = table.dealer(result.hand), table.non_dealer(result.hand)
+        played.setdefault(key, []).append(PlayedHand(
+            table=table.number, dealer=dealer, non_dealer=non_dealer,
+            dealer_points=result.points(dealer.seat),
+            non_dealer_points=result.points(non_dealer.seat),
+            explanation=result.explanation))
+    deals = [(deal, deal_from_text(deal.cards),
+              played.get((deal.deal_set, deal.hand), []) if deal.is_current else [])
              for deal in round_.deals.order_by("deal_set", "hand", "reserve")]
     return render(request, "public/hand_records.html", {
         "tournament": tournament, "round": round_, "deals": deals,

@@ -121,3 +121,21 @@ def test_hand_records_appear_only_after_the_round_closes(client, tournament, ope
 
     for card in deal_from_text(first.cards).dealer:
         assert f">{card.display}<" in page
+
+
+def test_hand_records_show_every_tables_result_on_the_deal(
+        client, tournament, open_round, director_actor, finish_round,
+        django_assert_max_num_queries):
+    import uuid
+
+    from tournament.services.results import HandEntry, record_hand_result
+
+    round_, _values = open_round
+    table = round_.tables.get(number=3)
+    record_hand_result(director_actor, table, 1, HandEntry("knock", 1, 4, 12),
+                       seen_version=0, request_token=uuid.uuid4())
+    finish_round(round_)
+    url = reverse("public:hand_records", args=[tournament.slug, round_.pk])
+    with django_assert_max_num_queries(12):
+        page = client.get(url).content.decode()
+    assert "Knock 4 vs 12: 15 + 8 = 23" in page
