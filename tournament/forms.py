@@ -235,10 +235,31 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
                                               coerce=int, empty_value=None, required=False)
     false_knock_deadwood = forms.IntegerField(label=_("False knock deadwood"), min_value=0,
                                               max_value=98, required=False)
+    declarer_cards = forms.CharField(
+        label=_("Declarer's cards"), max_length=120, required=False,
+        help_text=_("The ten cards kept (eleven for Big Gin), e.g. “AS 2S 3S 7H 7D 7C …”."))
+    opponent_cards = forms.CharField(label=_("Opponent's ten cards"), max_length=120,
+                                     required=False)
+    declarer_melds = forms.CharField(
+        label=_("Melds as laid down (optional)"), max_length=120, required=False,
+        help_text=_("Separate melds with “/”; leave empty to let the engine lay them down."))
     reason = forms.CharField(label=_("Reason for the correction"), max_length=500,
                              required=False)
     seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     request_token = forms.UUIDField(widget=forms.HiddenInput)
+
+    @property
+    def cards_mode(self) -> bool:
+        return bool(self.cleaned_data.get("declarer_cards", "").strip())
+
+    def cards(self):
+        from tournament.services.results import CardsEntry
+
+        data = self.cleaned_data
+        return CardsEntry(declarer_seat=data["declarer_seat"],
+                          declarer_cards=data["declarer_cards"],
+                          opponent_cards=data["opponent_cards"],
+                          declarer_melds=data["declarer_melds"])
 
     def entry(self):
         from tournament.services.results import HandEntry

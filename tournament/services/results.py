@@ -14,11 +14,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import seating
+from scoring.cards import parse_cards
+from scoring.deals import deal_from_text
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, HandScore, Party, score_hand
 from scoring.match import knockout_decided
+from scoring.rules import DrawRule
+from scoring.showdown import Showdown, settle
 from tournament.models import (
     Approval,
+    Deal,
     HandResult,
     Match,
     Round,
@@ -28,6 +33,7 @@ from tournament.models import (
 )
 from tournament.permissions import Perm, has_perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.deals import deal_set_of
 from tournament.services.text import clean_text
 
 
@@ -124,6 +130,77 @@ def seat_points(score: HandScore, declarer_seat: int | None) -> tuple[int, int]:
         return 0, 0
     mine, theirs = score.declarer_points, score.opponent_points
     return (mine, theirs) if declarer_seat == 1 else (theirs, mine)
+
+
+# Cards mode -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardsEntry:
+    """The final hands instead of the counts: the engine works out the rest (RULES.md §5)."""
+
+    declarer_seat: int
+    declarer_cards: str  # ten cards kept, or eleven for Big Gin
+    opponent_cards: str
+    declarer_melds: str = ""  # as laid down, melds separated by "/"; empty: the engine's
+
+
+@dataclass(frozen=True)
+class SettledCards:
+    entry: HandEntry
+    showdown: Showdown
+    warnings: tuple[str, ...]
+    record: dict  # what is stored with the result
+
+    @property
+    def summary(self) -> str:
+        layoffs = ", ".join(f"{lay.card}" for lay in self.showdown.opponent.layoffs)
+        text = self.showdown.score.explanation
+        return text + (f"; laid off: {layoffs}" if layoffs else "")
+
+
+def settle_cards(cards: CardsEntry, rules, deal_text: str | None = None, *,
+                 claimed: str | None = None) -> SettledCards:
+    """Deadwoods, lay-offs and score from both final hands; with the box's deal known, cards
+    that cannot be in those hands are flagged."""
+    if cards.declarer_seat not in (1, 2):
+        raise ServiceError("choose the seat that declared: 1 or 2",
+                           field_errors={"declarer_seat": ["choose seat 1 or 2"]})
+    groups = [g for g in cards.declarer_melds.split("/") if g.strip()]
+    try:
+        showdown = settle(cards.declarer_cards, cards.opponent_cards,
+                          declarer_melds=groups or None, rules=rules)
+    except RuleError as error:
+        field = "opponent_cards" if "opponent" in str(error) else "declarer_cards"
+        raise ServiceError(str(error), field_errors={field: [str(error)]}) from None
+    if claimed and claimed != showdown.declaration.value:
+        label = showdown.declaration.label.lower()
+        raise ServiceError(f"the cards make this a {label}, not {claimed.replace('_', ' ')}",
+                           field_errors={"outcome": [f"the cards make it a {label}"]})
+    score = showdown.score
+    entry = HandEntry(outcome=showdown.declaration.value, declarer_seat=cards.declarer_seat,
+                      declarer_deadwood=score.declarer_deadwood,
+                      opponent_deadwood=score.opponent_deadwood)
+    shown = [str(c) for text in (cards.declarer_cards, cards.opponent_cards)
+             for c in parse_cards(text)]
+    warnings = _unreachable(set(shown), rules, deal_text) if deal_text else ()
+    record = {key: value for key, value in showdown.to_dict().items()
+              if key in ("declarer", "opponent", "layoffs")}
+    return SettledCards(entry=entry, showdown=showdown, warnings=warnings, record=record)
+
+
+def _unreachable(shown: set[str], rules, deal_text: str) -> tuple[str, ...]:
+    """Cards of the hands that no play of this box can bring into them."""
+    deal = deal_from_text(deal_text)
+    never_drawn = deal.stock[-2:] if rules.draw_rule == DrawRule.TWO_CARDS_LEFT else ()
+    return tuple(f"{card} is one of the last two stock cards of this box, which are never "
+                 "drawn" for card in map(str, never_drawn) if card in shown)
+
+
+def box_deal_text(table: Table, hand: int) -> str | None:
+    """The cards of the box a table plays in a hand, if the deals were made here."""
+    deal = Deal.objects.filter(round=table.round, hand=hand, is_current=True,
+                               deal_set=deal_set_of(table.round, table.match.number)).first()
+    return deal.cards if deal else None
 
 
 # Recording ----------------------------------------------------------------------------------

@@ -22,9 +22,11 @@ from tournament.services import Actor, ServiceError
 from tournament.services.results import (
     StaleResult,
     approve_hand,
+    box_deal_text,
     new_request_token,
     record_hand_result,
     score_entry,
+    settle_cards,
     sign_off_match,
     sign_table,
 )
@@ -80,11 +82,19 @@ def hand_save(request, tournament, pk, hand):
     saved = False
     if form.is_valid():
         try:
+            entry, cards = form.entry(), None
+            if form.cards_mode:
+                settled = settle_cards(form.cards(), tournament.rules,
+                                       box_deal_text(table, hand),
+                                       claimed=form.cleaned_data["outcome"])
+                entry, cards = settled.entry, settled.record
+                for warning in settled.warnings:
+                    messages.warning(request, warning)
             record_hand_result(
-                Actor.from_request(request), table, hand, form.entry(),
+                Actor.from_request(request), table, hand, entry,
                 seen_version=form.cleaned_data["seen_version"],
                 request_token=form.cleaned_data["request_token"],
-                reason=form.cleaned_data["reason"],
+                reason=form.cleaned_data["reason"], cards=cards,
             )
         except StaleResult as error:
             form.add_error(None, error.message)
@@ -114,10 +124,15 @@ def hand_preview(request, tournament, pk, hand):
     if not form.is_valid():
         return HttpResponse("")
     try:
+        if form.cards_mode:
+            settled = settle_cards(form.cards(), tournament.rules, box_deal_text(table, hand),
+                                   claimed=form.cleaned_data["outcome"])
+            return render(request, "entry/preview.html", {
+                "summary": settled.summary, "warnings": settled.warnings})
         score = score_entry(form.entry(), tournament.rules)
     except ServiceError as error:
         return render(request, "entry/preview.html", {"error": error.message})
-    return render(request, "entry/preview.html", {"score": score, "table": table})
+    return render(request, "entry/preview.html", {"summary": score.explanation})
 
 
 @staff_view(Perm.ENTER_RESULTS)

@@ -175,3 +175,54 @@ def test_correction_after_sign_off_needs_a_referee_and_a_reason(scorer, referee,
             sign_table(scorer, table(match, position), seat)
     signed = sign_off_match(referee, match)
     assert signed.home_total == -3 and signed.away_total == 3
+
+
+# Cards mode ----------------------------------------------------------------------------------
+
+from tournament.services.results import CardsEntry, settle_cards  # noqa: E402
+
+KNOCKER = "AS 2S 3S 7H 7D 7C 9C TC JC 4D"  # deadwood 4
+OPPONENT = "4S 5S KH KD QH QD JH JD 8H 8D"  # K-Q-J twice; 4S 5S lay off onto A-2-3
+
+
+def test_cards_mode_works_out_lay_offs_and_points(tournament):
+    settled = settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules)
+    assert settled.entry == HandEntry("knock", 1, 4, 16)
+    assert settled.showdown.score.explanation == "Knock 4 vs 16: 15 + 12 = 27"
+    assert {lay["card"] for lay in settled.record["layoffs"]} == {"4S", "5S"}
+
+
+@pytest.mark.parametrize(("declarer", "opponent", "message"), [
+    (KNOCKER, "4S 5S KH KD QH QD JH JD 8H", "must have 10"),
+    (KNOCKER, "AS 5S KH KD QH QD JH JD 8H 8D", "AS is in both hands"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC XX", OPPONENT, "unknown"),
+])
+def test_cards_mode_refuses_impossible_hands(tournament, declarer, opponent, message):
+    with pytest.raises(ServiceError, match=message):
+        settle_cards(CardsEntry(1, declarer, opponent), tournament.rules)
+
+
+def test_cards_that_contradict_the_outcome_are_refused(tournament):
+    with pytest.raises(ServiceError, match="the cards make this a knock, not gin"):
+        settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules, claimed="gin")
+
+
+def test_cards_never_drawn_from_the_box_are_flagged(tournament):
+    from scoring.cards import DECK
+
+    rest = [str(c) for c in DECK if str(c) not in (KNOCKER + " " + OPPONENT).split()]
+    # A box whose last two stock cards are the knocker's 9C and TC.
+    order = [*OPPONENT.split(), "AS", "2S", "3S", "7H", "7D", "7C", "JC", "4D", *rest,
+             "9C", "TC"]
+    assert len(order) == 52
+    tournament.draw_rule = "two_cards_left"
+    settled = settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules, " ".join(order))
+    assert settled.warnings == (
+        "9C is one of the last two stock cards of this box, which are never drawn",
+        "TC is one of the last two stock cards of this box, which are never drawn")
+
+
+def test_cards_are_stored_with_the_result(scorer, match, tournament):
+    settled = settle_cards(CardsEntry(2, KNOCKER, OPPONENT), tournament.rules)
+    result = enter(scorer, match, 1, 1, settled.entry, cards=settled.record)
+    assert result.seat2_points == 27 and result.cards["layoffs"]
