@@ -25,6 +25,7 @@ director_patterns = [
     path("<slug:slug>/teams/import/", teams.team_import, name="team_import"),
     path("<slug:slug>/teams/<int:pk>/", teams.team_edit, name="team_edit"),
     path("<slug:slug>/teams/<int:pk>/delete/", teams.team_delete, name="team_delete"),
+    path("<slug:slug>/teams/<int:pk>/pins/", teams.team_pins, name="team_pins"),
     path("<slug:slug>/staff/", staff.staff_list, name="staff"),
     path("<slug:slug>/staff/<int:pk>/remove/", staff.staff_remove, name="staff_remove"),
     path("<slug:slug>/audit/", audit.audit_log, name="audit"),

@@ -23,6 +23,7 @@ PAGES = [
     ("director:team_import", None, DIRECTORS),
     ("director:team_edit", "team", DIRECTORS),
     ("director:team_delete", "team", DIRECTORS),
+    ("director:team_pins", "team", DIRECTORS),
     ("director:staff", None, DIRECTORS),
     ("director:audit", None, REFEREES),
     ("director:stage_list", None, DIRECTORS),

@@ -55,7 +55,9 @@ class Player(models.Model):
     federation_id = models.CharField(_("federation id"), max_length=30, blank=True)
     number = models.PositiveSmallIntegerField(_("number in the team"))
     is_reserve = models.BooleanField(_("reserve"), default=False)
-    history = HistoricalRecords()
+    # A hashed PIN the player types to approve hands and sign, when the tournament asks.
+    pin_hash = models.CharField(max_length=128, blank=True)
+    history = HistoricalRecords(excluded_fields=["pin_hash"])
 
     class Meta:
         ordering = ["team", "number"]

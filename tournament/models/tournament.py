@@ -57,6 +57,10 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.SETUP
     )
+    approvals_need_pin = models.BooleanField(
+        _("players approve and sign with a PIN"), default=False,
+        help_text=_("Otherwise a tap for their seat on the scorer's device is enough."),
+    )
 
     # Rule settings (RULES.md); the names match scoring.Rules field for field.
     hands_per_match = models.PositiveSmallIntegerField(

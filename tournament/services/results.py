@@ -26,7 +26,9 @@ from tournament.models import (
     Deal,
     HandResult,
     Match,
+    Player,
     Round,
+    RoundEntry,
     Stage,
     Table,
     TableSignature,
@@ -34,6 +36,7 @@ from tournament.models import (
 from tournament.permissions import Perm, has_perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import deal_set_of
+from tournament.services.teams import pin_matches
 from tournament.services.text import clean_text
 
 
@@ -320,9 +323,10 @@ def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
 
 # Approvals, signatures, sign-off -------------------------------------------------------------
 
-def approve_hand(actor: Actor, result: HandResult, seat: int, *, method: str = "tap",
+def approve_hand(actor: Actor, result: HandResult, seat: int, *,
                  pin: str | None = None) -> Approval:
-    """A player approves the current result of a hand (a tap on the scorer's device)."""
+    """A player approves the current result of a hand: a tap for the seat on the scorer's
+    device, or the player's PIN when the tournament asks for one."""
     table = result.table
     tournament = table.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
@@ -336,6 +340,7 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *, method: str = "
         existing = Approval.objects.filter(result=result, seat=seat).first()
         if existing is not None:
             return existing
+        method = _check_player(table, seat, pin)
         approval = Approval.objects.create(result=result, seat=seat, method=method,
                                            recorded_by=actor.user)
         audit(actor, tournament, "result.approve",
@@ -343,6 +348,28 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *, method: str = "
               f"(version {result.version})", table=table.pk, hand=result.hand,
               match=table.match_id)
     return approval
+
+
+def seat_player(table: Table, seat: int) -> Player:
+    """The player in a seat of a table this round (the line-up and RULES.md §8)."""
+    side, slot = seating.seat_holder(table.position, seat)
+    entry = RoundEntry.objects.select_related("first_player", "second_player").get(
+        match=table.match, side=side.value)
+    return entry.first_player if slot == 1 else entry.second_player
+
+
+def _check_player(table: Table, seat: int, pin: str | None) -> str:
+    """How the player confirmed: "tap", or "pin" after checking it when the tournament
+    asks for PINs."""
+    if not table.round.stage.tournament.approvals_need_pin:
+        return Approval.Method.TAP
+    player = seat_player(table, seat)
+    if not player.pin_hash:
+        raise ServiceError(f"{player.name} (seat {seat}) has no PIN yet; the director sets it "
+                           "on the team's page")
+    if not pin_matches(player, pin):
+        raise ServiceError(f"wrong PIN for seat {seat}", field_errors={"pin": ["wrong PIN"]})
+    return Approval.Method.PIN
 
 
 def _missing_at(table: Table) -> list[str]:
@@ -364,7 +391,8 @@ def _missing_at(table: Table) -> list[str]:
     return missing
 
 
-def sign_table(actor: Actor, table: Table, seat: int, *, method: str = "tap") -> TableSignature:
+def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
+               ) -> TableSignature:
     """A player signs the table's results at the end of the match."""
     tournament = table.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
@@ -376,6 +404,9 @@ def sign_table(actor: Actor, table: Table, seat: int, *, method: str = "tap") ->
         if missing:
             raise ServiceError("not ready to sign: " + "; ".join(missing[:4])
                                + ("; …" if len(missing) > 4 else ""))
+        if TableSignature.objects.filter(table=table, seat=seat).exists():
+            return TableSignature.objects.get(table=table, seat=seat)
+        method = _check_player(table, seat, pin)
         signature, created = TableSignature.objects.get_or_create(
             table=table, seat=seat, defaults={"method": method, "recorded_by": actor.user})
         if created:

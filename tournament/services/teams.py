@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -248,3 +249,24 @@ def delete_team(actor: Actor, team: Team) -> None:
                 f"team {label} has played or been drawn and cannot be deleted"
             ) from None
         audit(actor, tournament, "team.delete", f"{actor.name} deleted team {label}")
+
+
+def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
+    """The PIN a player types to approve hands and sign (when the tournament asks for it).
+
+    Only its hash is kept; an empty PIN removes it.
+    """
+    require(actor.user, player.team.tournament, Perm.MANAGE_TEAMS)
+    pin = (pin or "").strip()
+    if pin and not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise ServiceError("a PIN is 4 to 8 digits", field_errors={"pin": ["4 to 8 digits"]})
+    with transaction.atomic():
+        player.pin_hash = make_password(pin) if pin else ""
+        player.save(update_fields=["pin_hash"])
+        audit(actor, player.team.tournament, "player.pin",
+              f"{actor.name} {'set' if pin else 'removed'} the PIN of {player.name} "
+              f"({player.team.code})", player=player.pk)
+
+
+def pin_matches(player: Player, pin: str | None) -> bool:
+    return bool(player.pin_hash) and check_password(pin or "", player.pin_hash)

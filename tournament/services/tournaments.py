@@ -14,7 +14,7 @@ from tournament.services.deals import ensure_key
 # Fields a director edits on the settings page; everything else has its own service.
 EDITABLE_FIELDS = (
     "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
-    *Tournament.RULE_FIELDS, "tiebreak_order",
+    "approvals_need_pin", *Tournament.RULE_FIELDS, "tiebreak_order",
 )
 
 

@@ -144,7 +144,8 @@ def hand_approve(request, tournament, pk, hand, seat):
         messages.error(request, _("Hand %(hand)d has no result to approve.") % {"hand": hand})
     else:
         try:
-            approve_hand(Actor.from_request(request), result, seat)
+            approve_hand(Actor.from_request(request), result, seat,
+                         pin=request.POST.get("pin"))
         except ServiceError as error:
             messages.error(request, error.message)
     return redirect("director:table_entry", tournament.slug, table.pk)
@@ -155,7 +156,7 @@ def hand_approve(request, tournament, pk, hand, seat):
 def table_sign(request, tournament, pk, seat):
     table = _table(tournament, pk)
     try:
-        sign_table(Actor.from_request(request), table, seat)
+        sign_table(Actor.from_request(request), table, seat, pin=request.POST.get("pin"))
     except ServiceError as error:
         messages.error(request, error.message)
     else:

@@ -226,3 +226,44 @@ def test_cards_are_stored_with_the_result(scorer, match, tournament):
     settled = settle_cards(CardsEntry(2, KNOCKER, OPPONENT), tournament.rules)
     result = enter(scorer, match, 1, 1, settled.entry, cards=settled.record)
     assert result.seat2_points == 27 and result.cards["layoffs"]
+
+
+# PINs -----------------------------------------------------------------------------------------
+
+def test_with_pins_each_player_confirms_with_their_own(scorer, match, director_actor):
+    from tournament.services.results import seat_player
+    from tournament.services.teams import set_player_pin
+
+    tournament = match.round.stage.tournament
+    tournament.approvals_need_pin = True
+    tournament.save()
+    result = enter(scorer, match, 1, 1, KNOCK_4_VS_12)
+    with pytest.raises(ServiceError, match="has no PIN yet"):
+        approve_hand(scorer, result, 1, pin="1234")
+    first, second = seat_player(table(match, 1), 1), seat_player(table(match, 1), 2)
+    set_player_pin(director_actor, first, "1234")
+    set_player_pin(director_actor, second, "987654")
+    with pytest.raises(ServiceError, match="wrong PIN for seat 1"):
+        approve_hand(scorer, result, 1, pin="987654")  # the opponent's PIN is not enough
+    assert approve_hand(scorer, result, 1, pin="1234").method == "pin"
+    assert approve_hand(scorer, result, 2, pin="987654").method == "pin"
+    first.refresh_from_db()
+    assert "1234" not in first.pin_hash
+
+
+@pytest.mark.parametrize("pin", ["12", "abcd", "123456789"])
+def test_bad_pins_are_refused(director_actor, match, pin):
+    from tournament.models import Player
+    from tournament.services.teams import set_player_pin
+
+    with pytest.raises(ServiceError, match="4 to 8 digits"):
+        set_player_pin(director_actor, Player.objects.first(), pin)
+
+
+def test_seat_players_follow_the_duplicate_seating(match):
+    from tournament.services.results import seat_player
+
+    home_first = seat_player(table(match, 1), 1)
+    assert home_first.team_id == match.home_id and home_first.number == 1
+    away_second = seat_player(table(match, 2), 1)
+    assert away_second.team_id == match.away_id and away_second.number == 2

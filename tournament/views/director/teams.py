@@ -15,7 +15,13 @@ from tournament.forms import (
 from tournament.permissions import Perm
 from tournament.services import Actor, ServiceError
 from tournament.services.team_import import import_teams
-from tournament.services.teams import create_team, delete_team, team_entry_fields, update_team
+from tournament.services.teams import (
+    create_team,
+    delete_team,
+    set_player_pin,
+    team_entry_fields,
+    update_team,
+)
 from tournament.tables import DirectorTeamTable
 from tournament.views.access import staff_view
 from tournament.views.listing import show_table
@@ -113,3 +119,26 @@ def _decode_payload(payload: str) -> bytes | None:
         return base64.b64decode(payload.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError, ValueError):
         return None
+
+
+@staff_view(Perm.MANAGE_TEAMS)
+def team_pins(request, tournament, pk):
+    """Set the players' PINs for approvals and signatures; only their hashes are kept."""
+    team = get_object_or_404(tournament.teams.prefetch_related("players"), pk=pk)
+    players = list(team.players.all())
+    error = None
+    if request.method == "POST":
+        player = next((p for p in players if str(p.pk) == request.POST.get("player")), None)
+        if player is None:
+            error = _("Choose a player of this team.")
+        else:
+            try:
+                set_player_pin(Actor.from_request(request), player, request.POST.get("pin", ""))
+            except ServiceError as failure:
+                error = failure.message
+            else:
+                messages.success(request, _("PIN of %(name)s saved.") % {"name": player.name})
+                return redirect("director:team_pins", tournament.slug, team.pk)
+    return render(request, "director/team_pins.html", {
+        "tournament": tournament, "team": team, "players": players, "error": error,
+    })
