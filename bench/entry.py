@@ -34,7 +34,7 @@ def setup() -> None:
     if url.startswith("postgres"):
         import psycopg
 
-        name = url.rsplit("/", 1)[1]
+        name = url.rsplit("/", 1)[1].split("?")[0]
         with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
             db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             db.execute(f'CREATE DATABASE "{name}"')

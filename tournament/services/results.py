@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring import seating
@@ -238,7 +239,12 @@ def record_hand_result(
         table = _locked_table(table)
         match = table.match
         round_ = match.round
-        earlier = HandResult.objects.filter(request_token=token).first()
+        # One query finds both a save of this very form and the hand's current version.
+        found = list(HandResult.objects.filter(
+            Q(request_token=token) | Q(table=table, hand=hand, is_current=True)))
+        earlier = next((r for r in found if r.request_token == token), None)
+        current = next((r for r in found if r.is_current and r.table_id == table.pk
+                        and r.hand == hand), None)
         if earlier is not None:
             if earlier.table_id != table.pk or earlier.hand != hand:
                 raise ServiceError("this form was already used for another hand; reload it")
@@ -255,7 +261,6 @@ def record_hand_result(
             raise ServiceError(f"hand {hand} is not in this match: it has hands 1 to "
                                f"{match.hands}", field_errors={"hand": ["no such hand"]})
         score = score_entry(entry, tournament.rules)
-        current = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
         if (current.version if current else 0) != seen_version:
             raise StaleResult(current)
         # The current version is always the latest: versions are never thrown away.

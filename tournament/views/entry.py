@@ -62,10 +62,14 @@ def _context(request, tournament, table, **extra):
     return {
         "tournament": tournament, "table": table, "match": table.match, "plan": plan,
         "sheet": sheet, "rows": [(row, forms[row.hand]) for row in sheet.rows],
-        "correcting": table.match.signed_off_at is not None
-        or table.match.round.status == Round.Status.CLOSED,
+        "correcting": _correcting(table),
         **extra,
     }
+
+
+def _correcting(table) -> bool:
+    match = table.match
+    return match.signed_off_at is not None or match.round.status == Round.Status.CLOSED
 
 
 @staff_view(Perm.ENTER_RESULTS)
@@ -103,11 +107,17 @@ def hand_save(request, tournament, pk, hand):
         else:
             saved = True
     if request.htmx:
-        context = _context(request, tournament, table,
-                           forms={} if saved else {hand: form})
-        row = next((r, f) for r, f in context["rows"] if r.hand == hand)
-        return render(request, "entry/hand_row.html",
-                      {**context, "row": row[0], "form": row[1], "just_saved": saved})
+        # Only this hand's row goes back: the rest of the screen stays as it is.
+        table = _table(tournament, table.pk)  # a correction may have cleared the sign-off
+        sheet = table_sheet(table)
+        row = sheet.rows[hand - 1] if 1 <= hand <= len(sheet.rows) else None
+        if row is None:
+            return HttpResponse(status=404)
+        return render(request, "entry/hand_row.html", {
+            "tournament": tournament, "table": table, "sheet": sheet, "row": row,
+            "form": _form_for(row) if saved else form, "just_saved": saved,
+            "correcting": _correcting(table),
+        })
     if saved:
         messages.success(request, _("Hand %(hand)d saved.") % {"hand": hand})
         return redirect("director:table_entry", tournament.slug, table.pk)
