@@ -146,3 +146,27 @@ def test_public_draw_shows_published_rounds_only(client, tournament, swiss, dire
     page = by_team.content.decode()
     assert "Team 001" in page and "Table 1, seat 1" in page
     assert round_.label in client.get(tournament.get_absolute_url()).content.decode()
+
+
+def test_reserve_comes_in_through_the_line_up_page(client, logged_in, tournament,
+                                                   director_actor, make_team):
+    from tournament.models import RoundEntry
+
+    chn = make_team(tournament, code="CHN", name="China", player1="Li", player2="Zhang",
+                    reserve="Wang")
+    ita = make_team(tournament, code="ITA", name="Italia")
+    stage = create_stage(director_actor, tournament, name="KO", kind=Stage.Kind.KNOCKOUT)
+    enter_teams(director_actor, stage, [chn, ita])
+    round_ = generate_round(director_actor, stage)
+    reserve = chn.players.get(is_reserve=True)
+    first = chn.players.get(number=1)
+    response = client.post(url("round_lineup", tournament.slug, round_.pk, chn.pk),
+                           {"first_player": reserve.pk, "second_player": first.pk})
+    assert response.status_code == 302
+    entry = RoundEntry.objects.get(round=round_, team=chn)
+    assert (entry.first_player, entry.second_player) == (reserve, first)
+    page = client.get(url("round_detail", tournament.slug, round_.pk)).content.decode()
+    assert "Wang" in page and "reserve" in page
+    response = client.post(url("round_lineup", tournament.slug, round_.pk, chn.pk),
+                           {"first_player": first.pk, "second_player": first.pk})
+    assert "a player cannot sit at both tables" in response.content.decode()
