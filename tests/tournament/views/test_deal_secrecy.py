@@ -139,3 +139,15 @@ def test_hand_records_show_every_tables_result_on_the_deal(
     with django_assert_max_num_queries(12):
         page = client.get(url).content.decode()
     assert "Knock 4 vs 12: 15 + 8 = 23" in page
+
+
+def test_deal_pages_have_pinned_query_counts(client, tournament, staff_user, open_round,
+                                             django_assert_max_num_queries):
+    round_, _values = open_round
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("director:deal_key", args=[tournament.slug])).status_code \
+            == 200
+    with django_assert_max_num_queries(12):
+        page = client.get(reverse("director:round_deals", args=[tournament.slug, round_.pk]))
+        assert page.status_code == 200 and "Use a reserve deal" in page.content.decode()
