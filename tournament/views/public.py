@@ -15,7 +15,8 @@ from tournament.views.listing import show_table
 
 
 def home(request):
-    tournaments = Tournament.objects.exclude(status=Tournament.Status.SETUP)
+    tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
+                   .select_related("deal_key"))
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 
