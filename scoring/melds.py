@@ -18,6 +18,7 @@ among those, the highest-value card, then the highest rank, then suit order ♠ 
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,6 @@ from scoring.cards import (
     mask_of,
     parse_cards,
     parse_hand,
-    value_of,
 )
 from scoring.errors import RuleError
 
@@ -253,6 +253,68 @@ def _preferred_discard(throwable: int) -> int:
     return next(shift + top for shift in _SHIFTS if throwable >> (shift + top) & 1)
 
 
+def meld_masks_of_mask(mask: int) -> tuple[int, tuple[int, ...]]:
+    """(least deadwood, the preferred arrangement's melds as card masks): the same
+    arrangement as ``arrangement_of_mask``, without building card values (the fast path
+    for bots and comparisons with engines that answer in integers)."""
+    spades, hearts = mask & SUIT_FIELD, mask >> SUIT_BITS & SUIT_FIELD
+    diamonds, clubs = mask >> 2 * SUIT_BITS & SUIT_FIELD, mask >> 3 * SUIT_BITS
+    set_melds: tuple[int, ...] = ()
+    # Most hands hold no rank three times: then there is no set to choose.
+    if (spades & hearts & (diamonds | clubs)) | (diamonds & clubs & (spades | hearts)):
+        sets = _preferred_sets(mask)
+        rest = mask ^ sets
+        columns = []
+        while sets:  # one set per rank: the cards of that rank in ``sets``
+            low = sets & -sets
+            column = _RANK_COLUMN[(low.bit_length() - 1) % SUIT_BITS] & sets
+            columns.append(column)
+            sets ^= column
+        set_melds = tuple(columns)
+        spades, hearts = rest & SUIT_FIELD, rest >> SUIT_BITS & SUIT_FIELD
+        diamonds, clubs = rest >> 2 * SUIT_BITS & SUIT_FIELD, rest >> 3 * SUIT_BITS
+    # Per suit, the runs already shifted into place and the deadwood left: table lookups.
+    runs, run_deadwood = _RUNS_IN_SUIT, _RUN_DEADWOOD
+    deadwood = (run_deadwood[spades] + run_deadwood[hearts] + run_deadwood[diamonds]
+                + run_deadwood[clubs])
+    return deadwood, (set_melds + runs[0][spades] + runs[1][hearts] + runs[2][diamonds]
+                      + runs[3][clubs])
+
+
+def _preferred_sets(mask: int) -> int:
+    """The set choice of the preferred arrangement (the tie-break of the module docstring:
+    least deadwood, then most cards melded, then the first choice), in one pass."""
+    run_deadwood, run_cards = _RUN_DEADWOOD, _RUN_CARD_COUNT
+    best, best_melded, chosen = NO_DEADWOOD_YET, -1, 0
+    for sets in set_choices(mask):
+        rest = mask ^ sets
+        spades, hearts = rest & SUIT_FIELD, rest >> SUIT_BITS & SUIT_FIELD
+        diamonds, clubs = rest >> 2 * SUIT_BITS & SUIT_FIELD, rest >> 3 * SUIT_BITS
+        deadwood = (run_deadwood[spades] + run_deadwood[hearts] + run_deadwood[diamonds]
+                    + run_deadwood[clubs])
+        if deadwood > best:
+            continue
+        melded = (sets.bit_count() + run_cards[spades] + run_cards[hearts]
+                  + run_cards[diamonds] + run_cards[clubs])
+        if deadwood < best or melded > best_melded:
+            best, best_melded, chosen = deadwood, melded, sets
+    return chosen
+
+
+def _runs_in_suit() -> tuple[list[tuple[int, ...]], ...]:
+    """For each suit and each suit field: its runs (maximal stretches of three or more)
+    as card masks."""
+    runs_of_field = [tuple(_stretches(_in_runs(field))) for field in range(1 << SUIT_BITS)]
+    return tuple([tuple(run << shift for run in runs) if runs else () for runs in runs_of_field]
+                 for shift in _SHIFTS)
+
+
+_RUNS_IN_SUIT = _runs_in_suit()
+_RUN_CARD_COUNT = [_in_runs(field).bit_count() for field in range(1 << SUIT_BITS)]
+_RANK_COLUMN = tuple(sum(1 << (shift + rank_bit) for shift in range(0, 52, SUIT_BITS))
+                     for rank_bit in range(SUIT_BITS))
+
+
 def arrangements_of_mask(mask: int) -> list[Arrangement]:
     """Every least-deadwood arrangement (one per choice of sets), best-preferred first."""
     return [_arrangement(mask, sets) for sets in _best_set_choices(mask)]
@@ -260,7 +322,7 @@ def arrangements_of_mask(mask: int) -> list[Arrangement]:
 
 def arrangement_of_mask(mask: int) -> Arrangement:
     """The preferred least-deadwood arrangement of a card mask."""
-    return _arrangement(mask, _best_set_choices(mask)[0])
+    return _arrangement(mask, _preferred_sets(mask))
 
 
 def _best_set_choices(mask: int) -> list[int]:
@@ -282,28 +344,76 @@ def _melded_count(mask: int, sets: int) -> int:
 
 
 def _arrangement(mask: int, sets: int) -> Arrangement:
-    # Melds are shown from the lowest rank up, a set before a run of the same rank.
+    # Melds are shown from the lowest rank up, a set before a run of the same rank. The
+    # melds themselves come from small caches: a hand is built from the same few hundred
+    # possible sets and runs, so only the first sight of one creates its value.
     placed: list[tuple[tuple[int, int, int], Meld]] = []
-    set_ranks = 0
-    for shift in _SHIFTS:
-        set_ranks |= sets >> shift & SUIT_FIELD
-    while set_ranks:
-        low = set_ranks & -set_ranks
-        set_ranks ^= low
-        rank_bit = low.bit_length() - 1
-        cards = tuple(DECK[shift + rank_bit] for shift in _SHIFTS if sets >> (shift + rank_bit) & 1)
-        placed.append(((rank_bit, 0, cards[0].suit), Meld(MeldKind.SET, cards)))
+    if sets:
+        set_ranks = 0
+        for shift in _SHIFTS:
+            set_ranks |= sets >> shift & SUIT_FIELD
+        while set_ranks:
+            low = set_ranks & -set_ranks
+            set_ranks ^= low
+            placed.append(_set_meld(low.bit_length() - 1, sets))
     rest, melded = mask ^ sets, sets
-    for suit, shift in enumerate(_SHIFTS):
-        in_runs = _in_runs(rest >> shift & SUIT_FIELD)
-        melded |= in_runs << shift
-        for run in _stretches(in_runs):
-            lowest = (run & -run).bit_length() - 1
-            placed.append(((lowest, 1, suit), Meld(MeldKind.RUN, cards_of(run << shift))))
-    placed.sort(key=itemgetter(0))
+    for shift in _SHIFTS:
+        field = rest >> shift & SUIT_FIELD
+        in_runs = _in_runs(field)
+        if in_runs:
+            melded |= in_runs << shift
+            placed.extend(_run_melds(shift, in_runs))
+    if len(placed) > 1:
+        placed.sort(key=itemgetter(0))
     deadwood = mask & ~melded
-    return Arrangement(tuple(meld for _, meld in placed), tuple(sorted(cards_of(deadwood))),
-                       value_of(deadwood))
+    cards: list[Card] = []
+    value = 0
+    for shift in _SHIFTS:
+        field = deadwood >> shift & SUIT_FIELD
+        if field:
+            cards.extend(_suit_cards(shift, field))
+            value += _FIELD_VALUE[field]
+    cards.sort()
+    return Arrangement(tuple(meld for _, meld in placed), tuple(cards), value)
+
+
+@functools.cache
+def _suit_cards(shift: int, field: int) -> tuple[Card, ...]:
+    return cards_of(field << shift)
+
+
+@functools.cache
+def _run_melds(shift: int, in_runs: int) -> tuple[tuple[tuple[int, int, int], Meld], ...]:
+    """The runs of one suit's cards that lie in stretches of three or more."""
+    suit = shift // SUIT_BITS
+    return tuple(((((run & -run).bit_length() - 1), 1, suit),
+                  Meld(MeldKind.RUN, cards_of(run << shift)))
+                 for run in _stretches(in_runs))
+
+
+def _set_meld(rank_bit: int, sets: int) -> tuple[tuple[int, int, int], Meld]:
+    pattern = 0
+    for suit, shift in enumerate(_SHIFTS):
+        pattern |= (sets >> (shift + rank_bit) & 1) << suit
+    return _set_meld_of(rank_bit, pattern)
+
+
+@functools.cache
+def _set_meld_of(rank_bit: int, pattern: int) -> tuple[tuple[int, int, int], Meld]:
+    cards = tuple(DECK[shift + rank_bit] for suit, shift in enumerate(_SHIFTS)
+                  if pattern >> suit & 1)
+    return ((rank_bit, 0, cards[0].suit), Meld(MeldKind.SET, cards))
+
+
+def _field_values() -> list[int]:
+    values = [0] * (1 << SUIT_BITS)
+    for field in range(1, 1 << SUIT_BITS):
+        low = field & -field
+        values[field] = values[field ^ low] + min(low.bit_length(), 10)
+    return values
+
+
+_FIELD_VALUE = _field_values()  # the deadwood value of a suit field's cards
 
 
 # --- the public functions, on cards ----------------------------------------------------

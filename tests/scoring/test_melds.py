@@ -187,3 +187,21 @@ def test_eleven_card_analysis_needs_eleven_cards():
 
 def test_the_worst_ten_cards_leave_98():
     assert deadwood("TS JS TH JH QD KD QC KC 9D 9C") == 98
+
+
+# --- the integer fast path ------------------------------------------------------------------
+
+@MANY_HANDS
+@given(hands(10))
+def test_meld_masks_are_the_preferred_arrangement_as_integers(cards):
+    from scoring.cards import mask_of
+    from scoring.melds import meld_masks_of_mask
+
+    least, melds = meld_masks_of_mask(mask_of(cards))
+    arrangement = arrange(cards)
+    assert least == arrangement.deadwood == ref.min_deadwood(cards)
+    assert sorted(melds) == sorted(meld.mask for meld in arrangement.melds)
+    laid = 0
+    for meld in melds:
+        assert not laid & meld  # each card in one meld at most
+        laid |= meld
