@@ -27,6 +27,7 @@ class MatchingOracle:
         for team in in_play:
             self._in_play[team] = True
         self._unmatched = sum(self._in_play)
+        self.effort = 0  # work done so far, in steps of a loop: what callers budget by
         self._match_greedily()
         for team in range(len(barred)):
             if self._in_play[team] and self._mate[team] == FREE and self._augment(team):
@@ -37,6 +38,10 @@ class MatchingOracle:
         """Teams in play that no maximum matching can pair (0: a legal pairing exists)."""
         return self._unmatched
 
+    def spend(self, effort: int) -> None:
+        """Book a caller's own work, so that one budget covers the whole pairing."""
+        self.effort += effort
+
     def may_meet(self, a: int, b: int) -> bool:
         return a != b and b not in self._barred[a]
 
@@ -46,6 +51,7 @@ class MatchingOracle:
 
     def take_pair(self, a: int, b: int) -> bool:
         """Commit a v b if the rest can still all be paired; otherwise change nothing."""
+        self.effort += 1
         if self._unmatched or not self.may_meet(a, b):
             return False
         old_a, old_b = self._mate[a], self._mate[b]
@@ -128,6 +134,7 @@ class MatchingOracle:
         queue = deque([root])
         while queue:
             v = queue.popleft()
+            self.effort += size
             for to in self._neighbours(v):
                 if base[v] == base[to] or mate[v] == to:
                     continue

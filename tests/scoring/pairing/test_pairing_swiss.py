@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.pairing import SwissTeam, berger_rounds, swiss_pairing
+from scoring.pairing import SwissTeam, berger_rounds, brackets, swiss_pairing
 
 # Helpers ----------------------------------------------------------------------------------
 
@@ -249,6 +249,24 @@ def test_a_late_round_needing_a_float_across_several_groups():
     pairing = swiss_pairing(teams)
     assert not {frozenset(p) for p in [(1, 2), (1, 3), (2, 3), (4, 5)]} & meetings(pairing)
     assert len(pairing.pairs) == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_past_its_budget_the_pairing_is_greedy_and_still_legal(monkeypatch, seed):
+    # With no budget at all every bracket is paired greedily: still no rematch, nobody
+    # left out, a legal pairing whenever one exists.
+    monkeypatch.setattr(brackets, "TOTAL_EFFORT", 0)
+    field = Field(range(1, 17), random.Random(seed))
+    for _ in range(15):
+        teams = field.swiss_teams()
+        try:
+            pairing = swiss_pairing(teams)
+        except RuleError:
+            assert not has_legal_pairing([t.id for t in teams], field.met)
+            return
+        assert sorted(t for pair in pairing.pairs for t in pair) == list(range(1, 17))
+        assert all(away not in field.met[home] for home, away in pairing.pairs)
+        field.play(pairing.pairs)
 
 
 def test_no_legal_pairing_is_a_rule_error():
