@@ -25,6 +25,11 @@ class HandRow:
     def fully_approved(self) -> bool:
         return self.approved == {1, 2}
 
+    @property
+    def approvals(self) -> list[tuple[int, bool]]:
+        """(seat, approved?) for seats 1 and 2."""
+        return [(seat, seat in self.approved) for seat in (1, 2)]
+
 
 @dataclass
 class TableSheet:
