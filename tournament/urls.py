@@ -54,6 +54,8 @@ director_patterns = [
     path("<slug:slug>/matches/<int:pk>/", entry.match_page, name="match_page"),
     path("<slug:slug>/matches/<int:pk>/sign-off/", entry.match_sign_off,
          name="match_sign_off"),
+    path("<slug:slug>/matches/<int:pk>/extra-hands/", entry.match_extra_hands,
+         name="match_extra_hands"),
     path("<slug:slug>/rounds/<int:pk>/progress/", entry.round_progress_page,
          name="round_progress"),
     path("<slug:slug>/rounds/<int:pk>/cards/<slug:kind>.pdf", entry.round_scorecards,

@@ -166,3 +166,16 @@ def record_download(actor: Actor, round_: Round, what: str) -> None:
     """Every download of a round's deals before it closes: who, when, what."""
     audit(actor, round_.stage.tournament, "deals.download",
           f"{actor.name} downloaded the {what} of {round_}", round=round_.pk, what=what)
+
+
+def make_missing_deals(round_: Round, deal_set: int, hands: int) -> int:
+    """Deals for hands a set does not have yet (extra hands of a tied knockout match);
+    call it inside the caller's transaction. Returns how many were made."""
+    key = ensure_key(round_.stage.tournament)
+    derived = dealing.deal_key(key.key, key.public_value)
+    have = set(round_.deals.filter(deal_set=deal_set).values_list("hand", flat=True))
+    made = [Deal(round=round_, deal_set=deal_set, hand=hand,
+                 cards=dealing.shuffled(derived, _place(round_, deal_set, hand)).text)
+            for hand in range(1, hands + 1) if hand not in have]
+    Deal.objects.bulk_create(made)
+    return len(made)

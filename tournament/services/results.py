@@ -36,7 +36,7 @@ from tournament.models import (
 )
 from tournament.permissions import Perm, has_perm, require
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.deals import deal_set_of
+from tournament.services.deals import deal_set_of, make_missing_deals
 from tournament.services.teams import pin_matches
 from tournament.services.text import clean_text
 
@@ -472,3 +472,42 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
 def new_request_token() -> str:
     return str(uuid.uuid4())
 
+
+
+def add_extra_hands(actor: Actor, match: Match) -> Match:
+    """A knockout match that ends level goes on with more boxes (RULES.md §11: the setting
+    "extra hands for a tied knockout match", one pair at a time by default)."""
+    tournament = match.round.stage.tournament
+    require(actor.user, tournament, Perm.SIGN_OFF)
+    with transaction.atomic():
+        match = (Match.objects.select_for_update().select_related("round__stage__tournament")
+                 .get(pk=match.pk))
+        round_ = match.round
+        if round_.stage.kind != Stage.Kind.KNOCKOUT:
+            raise ServiceError("only a knockout match is played on after a tie")
+        if round_.status != Round.Status.IN_PLAY or match.signed_off_at is not None:
+            raise ServiceError(f"match {match.number} is not being played")
+        tables = list(match.tables.all())
+        entered = HandResult.objects.filter(table__match=match, is_current=True).count()
+        if entered < len(tables) * match.hands:
+            raise ServiceError(f"match {match.number} has hands without a result yet")
+        home, away = match_totals(match)
+        if knockout_decided(home, away):
+            raise ServiceError(f"match {match.number} is not tied ({home} – {away})")
+        extra = tournament.knockout_tiebreak_hands
+        match.extra_hands += extra
+        match.save(update_fields=["extra_hands"])
+        made = _deal_extra_hands(round_, match)
+        audit(actor, tournament, "match.extra_hands",
+              f"{actor.name} added {extra} hands to match {match.number} ({match.home.code} "
+              f"{home} – {away} {match.away.code}): hands {match.hands - extra + 1} to "
+              f"{match.hands}" + (f"; {made} new deals made" if made else ""),
+              match=match.pk)
+    return match
+
+
+def _deal_extra_hands(round_: Round, match: Match) -> int:
+    """When the round's deals were made here, make the deals the new hands need."""
+    if not round_.deals.exists():
+        return 0
+    return make_missing_deals(round_, deal_set_of(round_, match.number), match.hands)

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.match import knockout_decided
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, HandResult, Match, Round, Table
+from tournament.models import AuditEntry, HandResult, Match, Round, Stage, Table
 from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
@@ -21,8 +22,10 @@ from tournament.selectors.results import round_progress, round_totals, table_she
 from tournament.services import Actor, ServiceError
 from tournament.services.results import (
     StaleResult,
+    add_extra_hands,
     approve_hand,
     box_deal_text,
+    match_totals,
     new_request_token,
     record_hand_result,
     score_entry,
@@ -188,7 +191,32 @@ def match_page(request, tournament, pk):
     return render(request, "entry/match.html", {
         "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
         "history": history, "may_sign_off": has_perm(request.user, tournament, Perm.SIGN_OFF),
+        "tied_knockout": _tied_knockout(match, sheets),
     })
+
+
+def _tied_knockout(match, sheets) -> bool:
+    """A knockout match with every hand entered and the teams level: it goes on."""
+    if match.round.stage.kind != Stage.Kind.KNOCKOUT or match.is_official:
+        return False
+    if any(sheet.entered < len(sheet.rows) for _table, sheet in sheets):
+        return False
+    home, away = match_totals(match)
+    return not knockout_decided(home, away)
+
+
+@staff_view(Perm.SIGN_OFF)
+@require_POST
+def match_extra_hands(request, tournament, pk):
+    match = get_object_or_404(Match, pk=pk, round__stage__tournament=tournament)
+    try:
+        match = add_extra_hands(Actor.from_request(request), match)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Match %(n)d goes on to hand %(hands)d.") % {
+            "n": match.number, "hands": match.hands})
+    return redirect("director:match_page", tournament.slug, match.pk)
 
 
 @staff_view(Perm.SIGN_OFF)

@@ -267,3 +267,62 @@ def test_seat_players_follow_the_duplicate_seating(match):
     assert home_first.team_id == match.home_id and home_first.number == 1
     away_second = seat_player(table(match, 2), 1)
     assert away_second.team_id == match.away_id and away_second.number == 2
+
+
+# A tied knockout match plays on ----------------------------------------------------------
+
+@pytest.fixture
+def knockout_match(director_actor, tournament, teams):
+    from tournament.services.deals import generate_deals
+
+    stage = create_stage(director_actor, tournament, name="Final", kind=Stage.Kind.KNOCKOUT)
+    enter_teams(director_actor, stage, teams(2))
+    round_ = generate_round(director_actor, stage)
+    generate_deals(director_actor, round_)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    return round_.matches.get()
+
+
+def test_tied_knockout_match_gets_extra_hands_and_their_deals(scorer, referee, knockout_match):
+    from tournament.models import Deal
+    from tournament.services.results import add_extra_hands
+
+    match = knockout_match
+    with pytest.raises(ServiceError, match="hands without a result"):
+        add_extra_hands(referee, match)
+    play_whole_match(scorer, match)  # the same result at both tables: level
+    with pytest.raises(ServiceError, match="tied"):
+        sign_off_match(referee, match)
+    with pytest.raises(PermissionDenied):
+        add_extra_hands(scorer, match)
+    match = add_extra_hands(referee, match)
+    assert match.hands == 10
+    assert set(Deal.objects.filter(round=match.round).values_list("hand", flat=True)) == \
+        set(range(1, 11))
+    # Hand 9 is played: seat 1 wins at table 1 only, so the home team is ahead.
+    for position, entry in ((1, KNOCK_4_VS_12), (2, HandEntry("draw"))):
+        result = enter(scorer, match, position, 9, entry)
+        approve_hand(scorer, result, 1)
+        approve_hand(scorer, result, 2)
+    result10 = [enter(scorer, match, position, 10, HandEntry("draw")) for position in (1, 2)]
+    for result in result10:
+        approve_hand(scorer, result, 1)
+        approve_hand(scorer, result, 2)
+    for position in (1, 2):
+        for seat in (1, 2):
+            sign_table(scorer, table(match, position), seat)
+    signed = sign_off_match(referee, match)
+    assert (signed.home_total, signed.away_total) == (23, -23)
+
+
+def test_a_decided_match_does_not_play_on(scorer, referee, knockout_match):
+    from tournament.services.results import add_extra_hands
+
+    match = knockout_match
+    for position in (1, 2):
+        for hand in range(1, match.hands + 1):
+            enter(scorer, match, position, hand,
+                  KNOCK_4_VS_12 if position == 1 else HandEntry("draw"))
+    with pytest.raises(ServiceError, match="not tied"):
+        add_extra_hands(referee, match)

@@ -118,3 +118,30 @@ def test_entry_and_progress_pages_have_pinned_query_counts(
         assert response.status_code == 200
     with django_assert_max_num_queries(25):
         assert client.get(url("match_page", tournament.slug, match.pk)).status_code == 200
+
+
+def test_referee_plays_a_tied_knockout_match_on_from_the_match_page(
+        client, director_actor, tournament, teams, staff_user):
+    import uuid
+
+    from tournament.services.results import HandEntry, record_hand_result
+
+    stage = create_stage(director_actor, tournament, name="KO", kind=Stage.Kind.KNOCKOUT)
+    enter_teams(director_actor, stage, teams(2))
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    match = round_.matches.get()
+    for table in match.tables.all():
+        for hand in range(1, 9):
+            record_hand_result(director_actor, table, hand, HandEntry("draw"),
+                               seen_version=0, request_token=uuid.uuid4())
+    client.force_login(staff_user(tournament, "referee", username="ref"))
+    page = client.get(url("match_page", tournament.slug, match.pk)).content.decode()
+    assert "Play on: 2 more hands" in page
+    client.post(url("match_extra_hands", tournament.slug, match.pk))
+    match.refresh_from_db()
+    assert match.hands == 10
+    table = match.tables.get(position=1)
+    entry_page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    assert 'id="hand-10"' in entry_page
