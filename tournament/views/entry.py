@@ -36,11 +36,14 @@ from tournament.services.results import (
 from tournament.views.access import staff_view
 
 
-def _table(tournament, pk) -> Table:
-    return get_object_or_404(
+def _table(tournament, pk, hand: int | None = None) -> Table:
+    table = get_object_or_404(
         Table.objects.select_related("match__round__stage__tournament", "match__home",
                                      "match__away"),
         pk=pk, round__stage__tournament=tournament)
+    if hand is not None and not 1 <= hand <= table.match.hands:
+        raise Http404(f"the match has hands 1 to {table.match.hands}")
+    return table
 
 
 def _form_for(row, data=None):
@@ -84,7 +87,7 @@ def table_entry(request, tournament, pk):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_save(request, tournament, pk, hand):
-    table = _table(tournament, pk)
+    table = _table(tournament, pk, hand)
     form = HandResultForm(request.POST, prefix=f"h{hand}")
     saved = False
     if form.is_valid():
@@ -113,9 +116,7 @@ def hand_save(request, tournament, pk, hand):
         # Only this hand's row goes back: the rest of the screen stays as it is.
         table = _table(tournament, table.pk)  # a correction may have cleared the sign-off
         sheet = table_sheet(table)
-        row = sheet.rows[hand - 1] if 1 <= hand <= len(sheet.rows) else None
-        if row is None:
-            return HttpResponse(status=404)
+        row = sheet.rows[hand - 1]
         return render(request, "entry/hand_row.html", {
             "tournament": tournament, "table": table, "sheet": sheet, "row": row,
             "form": _form_for(row) if saved else form, "just_saved": saved,
@@ -132,7 +133,7 @@ def hand_save(request, tournament, pk, hand):
 @require_POST
 def hand_preview(request, tournament, pk, hand):
     """The points of the fields typed so far, before anything is saved."""
-    table = _table(tournament, pk)
+    table = _table(tournament, pk, hand)
     form = HandResultForm(request.POST, prefix=f"h{hand}")
     if not form.is_valid():
         return HttpResponse("")
@@ -151,7 +152,7 @@ def hand_preview(request, tournament, pk, hand):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_approve(request, tournament, pk, hand, seat):
-    table = _table(tournament, pk)
+    table = _table(tournament, pk, hand)
     result = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
     if result is None:
         messages.error(request, _("Hand %(hand)d has no result to approve.") % {"hand": hand})

@@ -91,6 +91,7 @@ def test_no_page_shows_an_open_round_deal(client, tournament, staff_user, open_r
         for url in fill(route, values):
             response = client.get(url)
             visited += 1
+            assert response.status_code < 500, f"{url} fails with {response.status_code}"
             assert not leaks(response, runs), f"{url} shows cards of an open round"
     assert visited > 30
 
@@ -160,3 +161,20 @@ def test_commitment_is_on_the_public_home_page_before_any_deal(client, tournamen
     assert key.commitment in client.get(reverse("public:home")).content.decode()
     assert key.key_hex not in client.get(reverse("public:deal_check",
                                                  args=[tournament.slug])).content.decode()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "scorer", "director"])
+def test_no_url_fails_on_an_empty_or_odd_post(client, tournament, staff_user, open_round, who):
+    """Bad input gets a message or a 4xx, never a server error, whoever sends it."""
+    round_, values = open_round
+    values = {**values, "hand": [1, 99], "seat": [1, 7], "team_pk": [values["team_pk"][0], 999]}
+    if who != "anonymous":
+        client.force_login(staff_user(tournament, who, username=f"{who}-x"))
+    for route in all_routes():
+        if route.startswith(("admin/", "i18n/", "accounts/logout")):
+            continue
+        for url in fill(route, values):
+            for data in ({}, {"expected_number": "x", "team_a": "abc", "pin": "\x00",
+                              "group_count": "-1", "reason": "\x00", "name": "\x00"}):
+                response = client.post(url, data)
+                assert response.status_code < 500, f"POST {url} {data} -> {response.status_code}"

@@ -145,3 +145,11 @@ def test_referee_plays_a_tied_knockout_match_on_from_the_match_page(
     table = match.tables.get(position=1)
     entry_page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
     assert 'id="hand-10"' in entry_page
+
+
+def test_a_hand_beyond_the_match_is_not_found(client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    response = client.post(url("hand_save", tournament.slug, table.pk, 9),
+                           {"h9-outcome": "draw"})
+    assert response.status_code == 404
+    assert not HandResult.objects.exists()
