@@ -79,9 +79,12 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
     approve_and_sign(page)
     assert page.locator(".badge", has_text="Seat 2 (").count() == 1  # both signed
 
+    page.set_viewport_size({"width": 360, "height": 740})  # a scorer's phone
     page.goto(table_url[2])
+    assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
     for hand in range(1, 9):
         enter_hand(page, hand, "draw")
+    page.screenshot(path=str(screenshot_dir / "entry-table-2-phone.png"), full_page=False)
     approve_and_sign(page)
 
     # The scorer has no sign-off button; the referee signs the match off.
