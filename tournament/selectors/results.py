@@ -95,7 +95,8 @@ class MatchProgress:
 
 def round_progress(round_: Round) -> list[MatchProgress]:
     """Every match of a round with its counts, in a fixed number of queries."""
-    matches = list(round_.matches.select_related("home", "away").order_by("number"))
+    matches = list(round_.matches.select_related("home", "away").prefetch_related("tables")
+                   .order_by("number"))
     results = (HandResult.objects.filter(table__round=round_, is_current=True)
                .values_list("table__match_id", "id"))
     entered: dict[int, int] = {}

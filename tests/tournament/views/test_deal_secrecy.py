@@ -166,7 +166,7 @@ def test_commitment_is_on_the_public_home_page_before_any_deal(client, tournamen
 @pytest.mark.parametrize("who", ["anonymous", "scorer", "director"])
 def test_no_url_fails_on_an_empty_or_odd_post(client, tournament, staff_user, open_round, who):
     """Bad input gets a message or a 4xx, never a server error, whoever sends it."""
-    round_, values = open_round
+    _round, values = open_round
     values = {**values, "hand": [1, 99], "seat": [1, 7], "team_pk": [values["team_pk"][0], 999]}
     if who != "anonymous":
         client.force_login(staff_user(tournament, who, username=f"{who}-x"))

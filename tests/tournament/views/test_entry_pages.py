@@ -153,3 +153,12 @@ def test_a_hand_beyond_the_match_is_not_found(client, scorer, tournament, match)
                            {"h9-outcome": "draw"})
     assert response.status_code == 404
     assert not HandResult.objects.exists()
+
+
+def test_a_scorer_finds_the_tables_from_the_dashboard(client, scorer, tournament, match):
+    dashboard = client.get(reverse("director:dashboard", args=[tournament.slug]))
+    progress_url = url("round_progress", tournament.slug, match.round_id)
+    assert progress_url in dashboard.content.decode()
+    progress = client.get(progress_url).content.decode()
+    for table in match.tables.all():
+        assert url("table_entry", tournament.slug, table.pk) in progress

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from tournament.forms import (
     TournamentForm,
 )
+from tournament.models import Round
 from tournament.permissions import Perm, can_create_tournament, staff_tournaments
 from tournament.services import Actor, ServiceError
 from tournament.services.tournaments import create_tournament, update_tournament
@@ -47,7 +48,11 @@ def dashboard(request, tournament):
         "teams": tournament.teams.count(),
         "staff": tournament.staff.count(),
     }
-    return render(request, "director/dashboard.html", {"tournament": tournament, **counts})
+    # Where scorers and referees work: the rounds being played, each with its matches.
+    in_play = (Round.objects.filter(stage__tournament=tournament, status=Round.Status.IN_PLAY)
+               .select_related("stage").order_by("stage__order", "number"))
+    return render(request, "director/dashboard.html", {
+        "tournament": tournament, "rounds_in_play": in_play, **counts})
 
 
 @staff_view(Perm.EDIT_TOURNAMENT)
