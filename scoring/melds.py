@@ -23,6 +23,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from scoring.cards import (
     DECK,
@@ -59,13 +60,75 @@ class Meld:
         return " ".join(map(str, self.cards))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Arrangement:
-    """A hand laid out as melds plus deadwood cards."""
+    """A hand laid out as melds plus deadwood cards.
+
+    The engine's own arrangements are built lazily: ``deadwood`` at once, the card values of
+    ``melds`` and ``deadwood_cards`` when either is first read. Either way it is the same
+    frozen value: equality, hashing, ``repr``, copying and pickling see the three fields.
+    """
+
+    # ``melds`` and ``deadwood_cards`` are properties (set below) over ``_melds`` and
+    # ``_cards``; a lazy arrangement holds ``_LAZY`` there and its hand and sets in ``_source``.
+    __slots__ = ("_cards", "_melds", "_source", "deadwood")
 
     melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
+
+    def _values(self) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+        melds = self._melds
+        if melds is _LAZY:
+            melds, cards = _card_values(*self._source)
+            _CARDS_SLOT.__set__(self, cards)
+            _MELDS_SLOT.__set__(self, melds)  # last: a reader that sees it sees both
+            return melds, cards
+        return melds, self._cards
+
+    def __getstate__(self) -> tuple[tuple[Meld, ...], tuple[Card, ...], int]:
+        return self.melds, self.deadwood_cards, self.deadwood
+
+    def __setstate__(self, state: tuple[tuple[Meld, ...], tuple[Card, ...], int]) -> None:
+        _MELDS_SLOT.__set__(self, state[0])
+        _CARDS_SLOT.__set__(self, state[1])
+        _DEADWOOD_SLOT.__set__(self, state[2])
+
+
+_LAZY: Any = object()  # in ``_melds``: the card values are not built yet
+# The slots' descriptors: they fill a frozen arrangement's slots directly.
+_MELDS_SLOT = Arrangement.__dict__["_melds"]
+_CARDS_SLOT = Arrangement.__dict__["_cards"]
+_DEADWOOD_SLOT = Arrangement.__dict__["deadwood"]
+_SOURCE_SLOT = Arrangement.__dict__["_source"]
+
+
+def _get_melds(arrangement: Arrangement) -> tuple[Meld, ...]:
+    melds = arrangement._melds
+    return arrangement._values()[0] if melds is _LAZY else melds
+
+
+def _get_deadwood_cards(arrangement: Arrangement) -> tuple[Card, ...]:
+    if arrangement._melds is _LAZY:
+        return arrangement._values()[1]
+    return arrangement._cards
+
+
+# Set after the dataclass is made, so that the fields have no default; the setters are
+# only reachable through ``object.__setattr__``, as the generated ``__init__`` does.
+Arrangement.melds = property(_get_melds, _MELDS_SLOT.__set__)  # type: ignore[assignment]
+Arrangement.deadwood_cards = property(  # type: ignore[assignment]
+    _get_deadwood_cards, _CARDS_SLOT.__set__)
+
+
+def _lazy_arrangement(hand: int, sets: int, deadwood: int) -> Arrangement:
+    """The arrangement of a card mask with these sets (the runs follow), its deadwood
+    already known; its card values are built on first use."""
+    arrangement = object.__new__(Arrangement)
+    _DEADWOOD_SLOT.__set__(arrangement, deadwood)
+    _SOURCE_SLOT.__set__(arrangement, (hand, sets))
+    _MELDS_SLOT.__set__(arrangement, _LAZY)
+    return arrangement
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,21 +346,19 @@ def meld_masks_of_mask(mask: int) -> tuple[int, tuple[int, ...]]:
 
 def _preferred_sets(mask: int) -> int:
     """The set choice of the preferred arrangement (the tie-break of the module docstring:
-    least deadwood, then most cards melded, then the first choice), in one pass."""
-    run_deadwood, run_cards = _RUN_DEADWOOD, _RUN_CARD_COUNT
-    best, best_melded, chosen = NO_DEADWOOD_YET, -1, 0
+    least deadwood, then most cards melded, then the first choice), in one pass.
+
+    One table scores a suit field as ``64 × deadwood − cards in runs``: fewer than 64 cards
+    are ever melded, so comparing the sums compares deadwood first, then cards melded."""
+    score = _RUN_SCORE
+    best, chosen = NO_DEADWOOD_YET, 0
     for sets in set_choices(mask):
         rest = mask ^ sets
-        spades, hearts = rest & SUIT_FIELD, rest >> SUIT_BITS & SUIT_FIELD
-        diamonds, clubs = rest >> 2 * SUIT_BITS & SUIT_FIELD, rest >> 3 * SUIT_BITS
-        deadwood = (run_deadwood[spades] + run_deadwood[hearts] + run_deadwood[diamonds]
-                    + run_deadwood[clubs])
-        if deadwood > best:
-            continue
-        melded = (sets.bit_count() + run_cards[spades] + run_cards[hearts]
-                  + run_cards[diamonds] + run_cards[clubs])
-        if deadwood < best or melded > best_melded:
-            best, best_melded, chosen = deadwood, melded, sets
+        total = (score[rest & SUIT_FIELD] + score[rest >> SUIT_BITS & SUIT_FIELD]
+                 + score[rest >> 2 * SUIT_BITS & SUIT_FIELD] + score[rest >> 3 * SUIT_BITS]
+                 - sets.bit_count())
+        if total < best:  # strictly: the first of equals stays
+            best, chosen = total, sets
     return chosen
 
 
@@ -310,19 +371,33 @@ def _runs_in_suit() -> tuple[list[tuple[int, ...]], ...]:
 
 
 _RUNS_IN_SUIT = _runs_in_suit()
-_RUN_CARD_COUNT = [_in_runs(field).bit_count() for field in range(1 << SUIT_BITS)]
+_IN_RUNS = [_in_runs(field) for field in range(1 << SUIT_BITS)]
+_RUN_CARD_COUNT = [in_runs.bit_count() for in_runs in _IN_RUNS]
+_RUN_SCORE = [64 * deadwood - melded
+              for deadwood, melded in zip(_RUN_DEADWOOD, _RUN_CARD_COUNT, strict=True)]
 _RANK_COLUMN = tuple(sum(1 << (shift + rank_bit) for shift in range(0, 52, SUIT_BITS))
                      for rank_bit in range(SUIT_BITS))
 
 
 def arrangements_of_mask(mask: int) -> list[Arrangement]:
     """Every least-deadwood arrangement (one per choice of sets), best-preferred first."""
-    return [_arrangement(mask, sets) for sets in _best_set_choices(mask)]
+    return [_lazy_arrangement(mask, sets, _runs_deadwood(mask ^ sets))
+            for sets in _best_set_choices(mask)]
 
 
 def arrangement_of_mask(mask: int) -> Arrangement:
-    """The preferred least-deadwood arrangement of a card mask."""
-    return _arrangement(mask, _preferred_sets(mask))
+    """The preferred least-deadwood arrangement of a card mask.
+
+    Only the deadwood is worked out here; the melds and deadwood cards (card values) are
+    built when first read (see ``Arrangement``)."""
+    spades, hearts = mask & SUIT_FIELD, mask >> SUIT_BITS & SUIT_FIELD
+    diamonds, clubs = mask >> 2 * SUIT_BITS & SUIT_FIELD, mask >> 3 * SUIT_BITS
+    if (spades & hearts & (diamonds | clubs)) | (diamonds & clubs & (spades | hearts)):
+        sets = _preferred_sets(mask)
+        return _lazy_arrangement(mask, sets, _runs_deadwood(mask ^ sets))
+    run_deadwood = _RUN_DEADWOOD
+    return _lazy_arrangement(mask, 0, run_deadwood[spades] + run_deadwood[hearts]
+                             + run_deadwood[diamonds] + run_deadwood[clubs])
 
 
 def _best_set_choices(mask: int) -> list[int]:
@@ -337,83 +412,98 @@ def _best_set_choices(mask: int) -> list[int]:
 
 
 def _melded_count(mask: int, sets: int) -> int:
-    rest = mask ^ sets
-    runs = sum(_in_runs(rest >> (SUIT_BITS * suit) & SUIT_FIELD) << (SUIT_BITS * suit)
-               for suit in range(4))
-    return sets.bit_count() + runs.bit_count()
+    rest, counts = mask ^ sets, _RUN_CARD_COUNT
+    return (sets.bit_count() + counts[rest & SUIT_FIELD] + counts[rest >> SUIT_BITS & SUIT_FIELD]
+            + counts[rest >> 2 * SUIT_BITS & SUIT_FIELD] + counts[rest >> 3 * SUIT_BITS])
 
 
-def _arrangement(mask: int, sets: int) -> Arrangement:
-    # Melds are shown from the lowest rank up, a set before a run of the same rank. The
-    # melds themselves come from small caches: a hand is built from the same few hundred
-    # possible sets and runs, so only the first sight of one creates its value.
-    placed: list[tuple[tuple[int, int, int], Meld]] = []
+# --- card values of an arrangement, from tables filled on first use ---------------------
+# Melds are shown from the lowest rank up, a set before a run of the same rank, then by
+# suit: each carries the order key 8 × rank + 4 × (run) + suit. Deadwood cards are shown by
+# rank, then suit: their mask is turned "rank-major" (bit 4 × rank + suit), whose bits in
+# order are the cards in that order, and read two ranks (8 bits) at a time.
+
+def _card_values(hand: int, sets: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """The melds and deadwood cards, in the order shown, of a hand of which ``sets`` are the
+    cards in sets (the rest go into runs where they can)."""
+    placed: list[tuple[int, Meld]] = []
     if sets:
-        set_ranks = 0
-        for shift in _SHIFTS:
-            set_ranks |= sets >> shift & SUIT_FIELD
-        while set_ranks:
-            low = set_ranks & -set_ranks
-            set_ranks ^= low
-            placed.append(_set_meld(low.bit_length() - 1, sets))
-    rest, melded = mask ^ sets, sets
-    for shift in _SHIFTS:
-        field = rest >> shift & SUIT_FIELD
-        in_runs = _in_runs(field)
-        if in_runs:
-            melded |= in_runs << shift
-            placed.extend(_run_melds(shift, in_runs))
+        columns = sets
+        while columns:  # one set per rank: the cards of that rank in ``sets``
+            low = columns & -columns
+            column = _RANK_COLUMN[(low.bit_length() - 1) % SUIT_BITS] & columns
+            placed.append(_set_entry(column))
+            columns ^= column
+        hand ^= sets
+    spades, hearts = hand & SUIT_FIELD, hand >> SUIT_BITS & SUIT_FIELD
+    diamonds, clubs = hand >> 2 * SUIT_BITS & SUIT_FIELD, hand >> 3 * SUIT_BITS
+    in_runs, entries = _IN_RUNS, _RUN_ENTRIES
+    if in_runs[spades]:
+        placed += entries[0][spades] or _run_entries(0, spades)
+    if in_runs[hearts]:
+        placed += entries[1][hearts] or _run_entries(1, hearts)
+    if in_runs[diamonds]:
+        placed += entries[2][diamonds] or _run_entries(2, diamonds)
+    if in_runs[clubs]:
+        placed += entries[3][clubs] or _run_entries(3, clubs)
     if len(placed) > 1:
         placed.sort(key=itemgetter(0))
-    deadwood = mask & ~melded
-    cards: list[Card] = []
-    value = 0
-    for shift in _SHIFTS:
-        field = deadwood >> shift & SUIT_FIELD
-        if field:
-            cards.extend(_suit_cards(shift, field))
-            value += _FIELD_VALUE[field]
-    cards.sort()
-    return Arrangement(tuple(meld for _, meld in placed), tuple(cards), value)
+    by_rank = _DEADWOOD_BY_RANK
+    deadwood = (by_rank[spades] | by_rank[hearts] << 1 | by_rank[diamonds] << 2
+                | by_rank[clubs] << 3)
+    two, four, six, eight, ten, queen, king = _CARDS_BY_RANK
+    return tuple([meld for _, meld in placed]), (
+        two[deadwood & 0xFF] + four[deadwood >> 8 & 0xFF] + six[deadwood >> 16 & 0xFF]
+        + eight[deadwood >> 24 & 0xFF] + ten[deadwood >> 32 & 0xFF]
+        + queen[deadwood >> 40 & 0xFF] + king[deadwood >> 48])
+
+
+def _run_entries(suit: int, field: int) -> tuple[tuple[int, Meld], ...]:
+    """The runs of one suit's field, each with its order key (first use of the field)."""
+    shift = SUIT_BITS * suit
+    entries = _RUN_ENTRIES[suit][field] = tuple(
+        (8 * ((run & -run).bit_length() - 1) + 4 + suit, _meld(MeldKind.RUN, run << shift))
+        for run in _stretches(_IN_RUNS[field]))
+    return entries
 
 
 @functools.cache
-def _suit_cards(shift: int, field: int) -> tuple[Card, ...]:
-    return cards_of(field << shift)
+def _set_entry(column: int) -> tuple[int, Meld]:
+    """A set (the cards of one rank) with its order key."""
+    suit, rank_bit = divmod((column & -column).bit_length() - 1, SUIT_BITS)  # its first card
+    return 8 * rank_bit + suit, _meld(MeldKind.SET, column)
 
 
 @functools.cache
-def _run_melds(shift: int, in_runs: int) -> tuple[tuple[tuple[int, int, int], Meld], ...]:
-    """The runs of one suit's cards that lie in stretches of three or more."""
-    suit = shift // SUIT_BITS
-    return tuple(((((run & -run).bit_length() - 1), 1, suit),
-                  Meld(MeldKind.RUN, cards_of(run << shift)))
-                 for run in _stretches(in_runs))
+def _meld(kind: MeldKind, mask: int) -> Meld:
+    """One value per meld: a hand is built from the same few hundred sets and runs."""
+    return Meld(kind, cards_of(mask))
 
 
-def _set_meld(rank_bit: int, sets: int) -> tuple[tuple[int, int, int], Meld]:
-    pattern = 0
-    for suit, shift in enumerate(_SHIFTS):
-        pattern |= (sets >> (shift + rank_bit) & 1) << suit
-    return _set_meld_of(rank_bit, pattern)
-
-
-@functools.cache
-def _set_meld_of(rank_bit: int, pattern: int) -> tuple[tuple[int, int, int], Meld]:
-    cards = tuple(DECK[shift + rank_bit] for suit, shift in enumerate(_SHIFTS)
-                  if pattern >> suit & 1)
-    return ((rank_bit, 0, cards[0].suit), Meld(MeldKind.SET, cards))
-
-
-def _field_values() -> list[int]:
-    values = [0] * (1 << SUIT_BITS)
+def _by_rank_tables() -> tuple[list[int], tuple[list[tuple[Card, ...]], ...]]:
+    """The deadwood cards of each suit field rank-major (bit 4 × rank); and the cards of
+    each pattern of 8 rank-major bits (two ranks) in the order shown, for the seven pairs
+    of ranks A-2, 3-4, … J-Q and the kings alone."""
+    spread = [0] * (1 << SUIT_BITS)
     for field in range(1, 1 << SUIT_BITS):
         low = field & -field
-        values[field] = values[field ^ low] + min(low.bit_length(), 10)
-    return values
+        spread[field] = spread[field ^ low] | 1 << 4 * (low.bit_length() - 1)
+    deadwood_by_rank = [spread[field & ~in_runs] for field, in_runs in enumerate(_IN_RUNS)]
+    in_rank_order = [DECK[SUIT_BITS * suit + rank_bit]
+                     for rank_bit in range(SUIT_BITS) for suit in range(4)]
+    tables = []
+    for base in range(0, 52, 8):
+        table: list[tuple[Card, ...]] = [()] * (1 << min(8, 52 - base))
+        for bits in range(1, len(table)):
+            top = bits.bit_length() - 1
+            table[bits] = table[bits ^ 1 << top] + (in_rank_order[base + top],)
+        tables.append(table)
+    return deadwood_by_rank, tuple(tables)
 
 
-_FIELD_VALUE = _field_values()  # the deadwood value of a suit field's cards
+_DEADWOOD_BY_RANK, _CARDS_BY_RANK = _by_rank_tables()
+_RUN_ENTRIES: tuple[list[tuple[tuple[int, Meld], ...] | None], ...] = tuple(
+    [None] * (1 << SUIT_BITS) for _ in range(4))
 
 
 # --- the public functions, on cards ----------------------------------------------------

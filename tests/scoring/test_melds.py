@@ -205,3 +205,91 @@ def test_meld_masks_are_the_preferred_arrangement_as_integers(cards):
     for meld in melds:
         assert not laid & meld  # each card in one meld at most
         laid |= meld
+
+
+# --- arrangements built lazily from masks ---------------------------------------------------
+
+def eager_arrangement(cards):
+    """The preferred arrangement built the plain way, from the integer fast path's meld
+    masks: Meld values sorted by lowest rank, a set before a run, then suit; deadwood
+    cards sorted by rank, then suit."""
+    from scoring.cards import cards_of, mask_of
+    from scoring.melds import Arrangement, meld_masks_of_mask
+
+    mask = mask_of(cards)
+    least, masks = meld_masks_of_mask(mask)
+    melds = sorted((meld_of(cards_of(meld)) for meld in masks),
+                   key=lambda meld: (min(card.rank for card in meld.cards),
+                                     meld.kind is MeldKind.RUN, meld.cards[0].suit))
+    laid = 0
+    for meld in masks:
+        laid |= meld
+    return Arrangement(tuple(melds), tuple(sorted(cards_of(mask & ~laid))), least)
+
+
+@MANY_HANDS
+@given(st.one_of(hands(10), hands(11), st.integers(3, 9).flatmap(hands)))
+def test_a_lazily_built_arrangement_equals_the_eager_one(cards):
+    from scoring.cards import mask_of
+    from scoring.melds import arrangement_of_mask
+
+    eager = eager_arrangement(cards)
+    # Compared before its card values are read, after, and the other way round.
+    assert arrangement_of_mask(mask_of(cards)) == eager
+    assert eager == arrangement_of_mask(mask_of(cards))
+    lazy = arrangement_of_mask(mask_of(cards))
+    assert lazy.deadwood == ref.min_deadwood(cards)
+    assert hash(lazy) == hash(eager)
+    assert (lazy.melds, lazy.deadwood_cards, lazy.deadwood) == (
+        eager.melds, eager.deadwood_cards, eager.deadwood)
+    assert repr(lazy) == repr(eager)
+    check_arrangement(cards, lazy)
+
+
+@settings(deadline=None, max_examples=100)
+@given(hands(10))
+def test_every_listed_arrangement_reads_the_same_twice(cards):
+    from scoring.cards import mask_of
+    from scoring.melds import arrangements_of_mask
+
+    listed = arrangements_of_mask(mask_of(cards))
+    assert listed == best_arrangements(cards)
+    for number, arrangement in enumerate(arrangements_of_mask(mask_of(cards))):
+        if number % 2:  # either field may be read first; both are built then, once
+            deadwood_cards, melds = arrangement.deadwood_cards, arrangement.melds
+        else:
+            melds, deadwood_cards = arrangement.melds, arrangement.deadwood_cards
+        assert arrangement.melds is melds and arrangement.deadwood_cards is deadwood_cards
+        assert arrangement == listed[number]
+        check_arrangement(cards, arrangement)
+
+
+def test_a_lazy_arrangement_is_an_ordinary_frozen_value():
+    import copy
+    import dataclasses
+    import pickle
+
+    from scoring.melds import Arrangement
+
+    hand = "7S 7H 7D 7C 8C 9C 2S 3H 4D KD"
+    built = arrange(hand)
+    eager = Arrangement(built.melds, built.deadwood_cards, built.deadwood)
+    assert [field.name for field in dataclasses.fields(Arrangement)] == [
+        "melds", "deadwood_cards", "deadwood"]
+    assert Arrangement.__match_args__ == ("melds", "deadwood_cards", "deadwood")
+    for copied in (pickle.loads(pickle.dumps(arrange(hand))), copy.copy(arrange(hand)),
+                   copy.deepcopy(arrange(hand)), dataclasses.replace(arrange(hand))):
+        assert copied == eager and hash(copied) == hash(eager)
+    assert dataclasses.asdict(arrange(hand)) == dataclasses.asdict(eager)
+    assert dataclasses.replace(arrange(hand), deadwood=3).deadwood_cards == eager.deadwood_cards
+    assert str(eager.melds[0]) == "7S 7H 7D" and eager.deadwood == 19
+    match arrange(hand):
+        case Arrangement(melds, deadwood_cards, 19):
+            assert melds == eager.melds and deadwood_cards == eager.deadwood_cards
+        case _:
+            pytest.fail("the arrangement does not match its own fields")
+    for lazy in (arrange(hand), eager):
+        for name in ("melds", "deadwood_cards", "deadwood", "_melds", "other"):
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(lazy, name, ())
+    assert Arrangement(None, None, 0).melds is None  # the constructor stores what it is given
