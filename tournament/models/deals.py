@@ -10,15 +10,20 @@ from django.utils.translation import gettext_lazy as _
 
 
 class DealKey(models.Model):
-    """A tournament's 256-bit key, its published commitment and the optional public value.
+    """One of a tournament's 256-bit keys, its published commitment and the optional public
+    value.
 
-    Kept out of the Tournament row so that no form, admin page or export of the tournament
-    can carry it by accident.
+    Keys have a life: a key deals until it is revealed and never after (anyone can re-create
+    its deals then). Deals needed after a reveal come from the next key, made with its own
+    commitment; a tournament has at most one secret key at a time. Kept out of the
+    Tournament row so that no form, admin page or export of the tournament can carry it by
+    accident.
     """
 
-    tournament = models.OneToOneField(
-        "tournament.Tournament", on_delete=models.CASCADE, related_name="deal_key"
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="deal_keys"
     )
+    number = models.PositiveSmallIntegerField(_("key number"), default=1)
     key_hex = models.CharField(max_length=64)
     commitment = models.CharField(_("commitment (SHA-256 of the key)"), max_length=64)
     public_value = models.CharField(_("public value"), max_length=200, blank=True)
@@ -27,7 +32,13 @@ class DealKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        ordering = ["tournament", "number"]
         constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="deal_key_number_unique"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(revealed_at__isnull=True),
+                                    name="deal_key_one_secret"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_key_number_min"),
             models.CheckConstraint(condition=Q(key_hex__regex=r"^[0-9a-f]{64}$"),
                                    name="deal_key_hex"),
             models.CheckConstraint(condition=Q(commitment__regex=r"^[0-9a-f]{64}$"),
@@ -35,7 +46,7 @@ class DealKey(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"deal key of {self.tournament}"
+        return f"deal key {self.number} of {self.tournament}"
 
     @property
     def key(self) -> bytes:
@@ -55,6 +66,8 @@ class Deal(models.Model):
 
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE,
                               related_name="deals")
+    # The key it was made from (never a revealed one: services.deals checks under a lock).
+    key = models.ForeignKey(DealKey, on_delete=models.PROTECT, related_name="deals")
     deal_set = models.PositiveIntegerField(_("deal set"))
     hand = models.PositiveSmallIntegerField(_("hand"))
     reserve = models.PositiveSmallIntegerField(default=0)

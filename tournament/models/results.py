@@ -37,6 +37,9 @@ class HandResult(models.Model):
     seat2_points = models.IntegerField()
     explanation = models.CharField(max_length=200)
     cards = models.JSONField(null=True, blank=True)  # cards mode: the hands as entered
+    # Cards mode: what in the entered hands no play of the box could bring, for the referee
+    # only (the scorer is never told: it would reveal the box).
+    box_conflict = models.TextField(blank=True)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+")
     entered_at = models.DateTimeField(auto_now_add=True)

@@ -57,7 +57,10 @@ class Player(models.Model):
     is_reserve = models.BooleanField(_("reserve"), default=False)
     # A hashed PIN the player types to approve hands and sign, when the tournament asks.
     pin_hash = models.CharField(max_length=128, blank=True)
-    history = HistoricalRecords(excluded_fields=["pin_hash"])
+    # Wrong PINs since the last right one; at the tournament's limit PIN entry is locked.
+    pin_failures = models.PositiveSmallIntegerField(default=0)
+    pin_locked_until = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords(excluded_fields=["pin_hash", "pin_failures", "pin_locked_until"])
 
     class Meta:
         ordering = ["team", "number"]

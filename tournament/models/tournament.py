@@ -61,6 +61,16 @@ class Tournament(models.Model):
         _("players approve and sign with a PIN"), default=False,
         help_text=_("Otherwise a tap for their seat on the scorer's device is enough."),
     )
+    pin_attempts = models.PositiveSmallIntegerField(
+        _("wrong PINs before a lock"), default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_("After this many wrong PINs in a row a player's PIN entry is locked."),
+    )
+    pin_lockout_minutes = models.PositiveSmallIntegerField(
+        _("PIN lock (minutes)"), default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 60)],
+        help_text=_("A referee can lift a lock earlier on the round's progress page."),
+    )
 
     # Rule settings (RULES.md); the names match scoring.Rules field for field.
     hands_per_match = models.PositiveSmallIntegerField(
@@ -168,6 +178,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(match_points_forfeit_win__gte=F("match_points_forfeit_loss")),
                 name="tournament_match_points_forfeit",
+            ),
+            models.CheckConstraint(
+                condition=Q(pin_attempts__gte=1, pin_lockout_minutes__gte=1),
+                name="tournament_pin_lock_positive",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["setup", "running", "finished"]),

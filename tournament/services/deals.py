@@ -1,12 +1,20 @@
-"""The tournament key, its commitment, and the deals of each round (issue 5).
+"""The tournament's keys, their commitments, and the deals of each round (issue 5).
 
-How a deal is made is ``scoring.deals`` (docs/deals.md); this module decides when, keeps
-what was made, and records who saw it.
+How a deal is made is ``scoring.deals`` (docs/deals.md); this module decides when and from
+which key, keeps what was made, and records who saw it.
+
+Keys have a life (docs/deals.md §1): a key deals until it is revealed, and never after,
+because anyone can re-create its deals then. A deal needed after a reveal (a new stage, a
+reserve deal, extra hands of a tied knockout match) comes from the next key, made with its
+own commitment. Every deal is made through ``_dealing_key``, which locks the secret key's
+row, so a reveal and a deal never cross: either the deal lands first (and the reveal sees
+its open round and refuses) or the reveal does (and the deal takes the next key).
 """
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from scoring import deals as dealing
@@ -17,42 +25,72 @@ from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.text import clean_text
 
 
-def ensure_key(tournament: Tournament) -> DealKey:
-    """The tournament's key, made on first use; its commitment is public from then on."""
-    existing = DealKey.objects.filter(tournament=tournament).first()
-    if existing is not None:
-        return existing
-    key = dealing.new_key()
+def secret_key(tournament: Tournament) -> DealKey | None:
+    """The key that deals now (none before the first is made, or right after a reveal)."""
+    return DealKey.objects.filter(tournament=tournament, revealed_at=None).first()
+
+
+def _dealing_key(actor: Actor, tournament: Tournament) -> DealKey:
+    """The secret key, locked for the caller's transaction; the next key is made when there
+    is none. Its commitment is public from that moment."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("a key is taken for dealing inside the service's transaction")
+    key = DealKey.objects.select_for_update().filter(tournament=tournament,
+                                                     revealed_at=None).first()
+    if key is not None:
+        return key
+    number = (DealKey.objects.filter(tournament=tournament).aggregate(last=Max("number"))
+              ["last"] or 0) + 1
+    secret = dealing.new_key()
     try:
         with transaction.atomic():
-            return DealKey.objects.create(tournament=tournament, key_hex=key.hex(),
-                                          commitment=dealing.commitment(key))
+            key = DealKey.objects.create(tournament=tournament, number=number,
+                                         key_hex=secret.hex(),
+                                         commitment=dealing.commitment(secret))
     except IntegrityError:  # made by a concurrent request a moment ago
-        return DealKey.objects.get(tournament=tournament)
+        return DealKey.objects.select_for_update().get(tournament=tournament, revealed_at=None)
+    audit(actor, tournament, "deals.new_key",
+          f"deal key {number} made; its commitment is {key.commitment}", key=number)
+    return key
 
 
-def _has_deals(tournament: Tournament) -> bool:
-    return Deal.objects.filter(round__stage__tournament=tournament).exists()
+def make_key(actor: Actor, tournament: Tournament) -> DealKey:
+    """The secret key, made now if there is none (a tournament's first key is made with
+    it, so its commitment is public before any deal)."""
+    with transaction.atomic():
+        return _dealing_key(actor, tournament)
+
+
+def new_key(actor: Actor, tournament: Tournament) -> DealKey:
+    """A director makes the next key ahead of its deals, so that its commitment can be
+    announced (and a public value chosen) before they are made."""
+    require(actor.user, tournament, Perm.VIEW_DEALS)
+    with transaction.atomic():
+        if secret_key(tournament) is not None:
+            raise ServiceError("the tournament has a secret key already; a new key is made "
+                               "only after it is revealed")
+        return _dealing_key(actor, tournament)
 
 
 def set_public_value(actor: Actor, tournament: Tournament, value: str) -> DealKey:
-    """Mix a value nobody could know in advance (a lottery draw) into every deal."""
+    """Mix a value nobody could know in advance (a lottery draw) into every deal of the
+    secret key."""
     require(actor.user, tournament, Perm.VIEW_DEALS)
     try:
         value = clean_text(value, label="public value", max_length=200, required=True)
     except ValueError as error:
         raise ServiceError(str(error), field_errors={"public_value": [str(error)]}) from None
     with transaction.atomic():
-        ensure_key(tournament)
-        key = DealKey.objects.select_for_update().get(tournament=tournament)
-        if _has_deals(tournament):
-            raise ServiceError("deals have been made already; the public value can only be "
-                               "set before the first deal")
+        key = _dealing_key(actor, tournament)
+        if key.deals.exists():
+            raise ServiceError(f"deal key {key.number} has made deals already; the public "
+                               "value can only be set before its first deal")
         key.public_value = value
         key.public_value_set_at = timezone.now()
         key.save(update_fields=["public_value", "public_value_set_at"])
         audit(actor, tournament, "deals.public_value",
-              f"{actor.name} set the public value mixed into the deals: {value}")
+              f"{actor.name} set the public value mixed into the deals of key {key.number}: "
+              f"{value}", key=key.number)
     return key
 
 
@@ -79,21 +117,26 @@ def generate_deals(actor: Actor, round_: Round) -> list[Deal]:
             raise ServiceError(f"{round_} is closed; its deals cannot be made now")
         if round_.deals.exists():
             raise ServiceError(f"the deals of {round_} have been made already")
-        key = ensure_key(tournament)
-        derived = dealing.deal_key(key.key, key.public_value)
         extra = max(round_.matches.values_list("extra_hands", flat=True), default=0)
         hands = round_.hands_per_match + extra
-        made = [
-            Deal(round=round_, deal_set=deal_set, hand=hand,
-                 cards=dealing.shuffled(derived, _place(round_, deal_set, hand)).text)
-            for deal_set in deal_sets(round_) for hand in range(1, hands + 1)
-        ]
-        if not made:
+        places = [_place(round_, deal_set, hand)
+                  for deal_set in deal_sets(round_) for hand in range(1, hands + 1)]
+        if not places:
             raise ServiceError(f"{round_} has no match to deal for")
-        Deal.objects.bulk_create(made)
+        key = _dealing_key(actor, tournament)
+        made = Deal.objects.bulk_create(_deals(round_, key, places))
         audit(actor, tournament, "deals.generate",
-              f"{actor.name} made {len(made)} deals for {round_}", round=round_.pk)
+              f"{actor.name} made {len(made)} deals for {round_} with deal key {key.number}",
+              round=round_.pk, key=key.number)
     return made
+
+
+def _deals(round_: Round, key: DealKey, places: list[dealing.DealPlace]) -> list[Deal]:
+    """Unsaved deals of a round at these places, made from the (locked, secret) key."""
+    derived = dealing.deal_key(key.key, key.public_value)
+    return [Deal(round=round_, key=key, deal_set=place.deal_set, hand=place.hand,
+                 reserve=place.reserve, cards=dealing.shuffled(derived, place).text)
+            for place in places]
 
 
 def _place(round_: Round, deal_set: int, hand: int, reserve: int = 0) -> dealing.DealPlace:
@@ -119,39 +162,43 @@ def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
             raise ServiceError(f"{old.round} is closed; its deals are history now")
         reserve = (Deal.objects.filter(round=old.round, deal_set=old.deal_set, hand=old.hand)
                    .order_by("-reserve").values_list("reserve", flat=True).first()) + 1
-        key = ensure_key(tournament)
+        key = _dealing_key(actor, tournament)
         old.is_current = False
         old.replaced_reason = reason
         old.replaced_at = timezone.now()
         old.save(update_fields=["is_current", "replaced_reason", "replaced_at"])
-        new = Deal.objects.create(
-            round=old.round, deal_set=old.deal_set, hand=old.hand, reserve=reserve,
-            cards=dealing.make_deal(key.key, _place(old.round, old.deal_set, old.hand, reserve),
-                                    public_value=key.public_value).text,
-        )
+        new, = _deals(old.round, key, [_place(old.round, old.deal_set, old.hand, reserve)])
+        new.save()
         audit(actor, tournament, "deals.replace",
               f"{actor.name} replaced hand {old.hand} of set {old.deal_set} in {old.round} "
-              f"with reserve deal {reserve}; reason: {reason}", round=old.round_id)
+              f"with reserve deal {reserve} (deal key {key.number}); reason: {reason}",
+              round=old.round_id, key=key.number)
     return new
 
 
 def reveal_key(actor: Actor, tournament: Tournament) -> DealKey:
-    """Publish the key once every round is closed, so anyone can check every deal."""
+    """Publish the secret key once every round it dealt is closed, so anyone can check
+    those deals. It never deals again: later deals come from the next key."""
     require(actor.user, tournament, Perm.VIEW_DEALS)
     with transaction.atomic():
-        key = DealKey.objects.select_for_update().filter(tournament=tournament).first()
+        key = DealKey.objects.select_for_update().filter(tournament=tournament,
+                                                         revealed_at=None).first()
         if key is None:
-            raise ServiceError("this tournament has no deals to reveal")
-        if key.is_revealed:
-            raise ServiceError("the key has been revealed already")
-        open_rounds = Round.objects.filter(stage__tournament=tournament).exclude(
-            status=Round.Status.CLOSED).count()
-        if open_rounds:
-            raise ServiceError(f"{open_rounds} round(s) are not closed; revealing the key "
-                               "now would reveal their deals")
+            raise ServiceError("there is no secret key to reveal")
+        if not key.deals.exists():
+            raise ServiceError(f"deal key {key.number} has made no deal yet; there is "
+                               "nothing to check with it")
+        open_rounds = (Round.objects.filter(deals__key=key).exclude(status=Round.Status.CLOSED)
+                       .select_related("stage").distinct().order_by("stage__order", "number"))
+        names = [str(round_) for round_ in open_rounds]
+        if names:
+            raise ServiceError(f"deal key {key.number} dealt rounds that are not closed ("
+                               + ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
+                               + "); revealing it now would reveal their deals")
         key.revealed_at = timezone.now()
         key.save(update_fields=["revealed_at"])
-        audit(actor, tournament, "deals.reveal", f"{actor.name} revealed the tournament key")
+        audit(actor, tournament, "deals.reveal",
+              f"{actor.name} revealed deal key {key.number}", key=key.number)
     return key
 
 
@@ -168,14 +215,14 @@ def record_download(actor: Actor, round_: Round, what: str) -> None:
           f"{actor.name} downloaded the {what} of {round_}", round=round_.pk, what=what)
 
 
-def make_missing_deals(round_: Round, deal_set: int, hands: int) -> int:
-    """Deals for hands a set does not have yet (extra hands of a tied knockout match);
-    call it inside the caller's transaction. Returns how many were made."""
-    key = ensure_key(round_.stage.tournament)
-    derived = dealing.deal_key(key.key, key.public_value)
+def make_missing_deals(actor: Actor, round_: Round, deal_set: int, hands: int) -> int:
+    """Deals for hands a set does not have yet (extra hands of a tied knockout match),
+    from the secret key; call it inside the caller's transaction. Returns how many were
+    made."""
     have = set(round_.deals.filter(deal_set=deal_set).values_list("hand", flat=True))
-    made = [Deal(round=round_, deal_set=deal_set, hand=hand,
-                 cards=dealing.shuffled(derived, _place(round_, deal_set, hand)).text)
-            for hand in range(1, hands + 1) if hand not in have]
-    Deal.objects.bulk_create(made)
-    return len(made)
+    places = [_place(round_, deal_set, hand) for hand in range(1, hands + 1)
+              if hand not in have]
+    if not places:
+        return 0
+    key = _dealing_key(actor, round_.stage.tournament)
+    return len(Deal.objects.bulk_create(_deals(round_, key, places)))

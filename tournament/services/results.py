@@ -497,7 +497,7 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         extra = tournament.knockout_tiebreak_hands
         match.extra_hands += extra
         match.save(update_fields=["extra_hands"])
-        made = _deal_extra_hands(round_, match)
+        made = _deal_extra_hands(actor, round_, match)
         audit(actor, tournament, "match.extra_hands",
               f"{actor.name} added {extra} hands to match {match.number} ({match.home.code} "
               f"{home} – {away} {match.away.code}): hands {match.hands - extra + 1} to "
@@ -506,8 +506,8 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
     return match
 
 
-def _deal_extra_hands(round_: Round, match: Match) -> int:
+def _deal_extra_hands(actor: Actor, round_: Round, match: Match) -> int:
     """When the round's deals were made here, make the deals the new hands need."""
     if not round_.deals.exists():
         return 0
-    return make_missing_deals(round_, deal_set_of(round_, match.number), match.hands)
+    return make_missing_deals(actor, round_, deal_set_of(round_, match.number), match.hands)

@@ -9,12 +9,13 @@ from django.utils.translation import gettext as _
 from tournament.models import Role, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.deals import ensure_key
+from tournament.services.deals import make_key
 
 # Fields a director edits on the settings page; everything else has its own service.
 EDITABLE_FIELDS = (
     "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
-    "approvals_need_pin", *Tournament.RULE_FIELDS, "tiebreak_order",
+    "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
+    "tiebreak_order",
 )
 
 
@@ -46,7 +47,7 @@ def create_tournament(actor: Actor, **values) -> Tournament:
                 )
                 forget_cached_roles(actor.user)
             # The key exists from the start so its commitment is public before any deal.
-            key = ensure_key(tournament)
+            key = make_key(actor, tournament)
             audit(actor, tournament, "tournament.create",
                   f"{actor.name} created the tournament {tournament.name}; deal commitment "
                   f"{key.commitment}")

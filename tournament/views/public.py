@@ -16,7 +16,7 @@ from tournament.views.listing import show_table
 
 def home(request):
     tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
-                   .select_related("deal_key"))
+                   .prefetch_related("deal_keys"))
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 

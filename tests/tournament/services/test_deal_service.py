@@ -5,8 +5,8 @@ from scoring.deals import DealPlace, commitment, make_deal
 from tournament.models import AuditEntry, Deal, DealKey, Stage
 from tournament.services import ServiceError
 from tournament.services.deals import (
-    ensure_key,
     generate_deals,
+    make_key,
     replace_deal,
     reveal_key,
     set_public_value,
@@ -23,9 +23,9 @@ def round_(director_actor, tournament, teams):
     return generate_round(director_actor, stage)
 
 
-def test_key_is_made_once_and_committed(tournament):
-    key = ensure_key(tournament)
-    assert ensure_key(tournament).pk == key.pk
+def test_key_is_made_once_and_committed(tournament, director_actor):
+    key = make_key(director_actor, tournament)
+    assert make_key(director_actor, tournament).pk == key.pk
     assert key.commitment == commitment(key.key)
     assert len(key.key_hex) == 64
 
@@ -65,7 +65,7 @@ def test_public_value_changes_the_deals_and_is_frozen_after(director_actor, roun
     place = DealPlace(round_.stage.order, 1, 1, 1)
     assert deal.cards == make_deal(key.key, place, public_value="Lotto 3 17 22 31 40 45").text
     assert deal.cards != make_deal(key.key, place).text
-    with pytest.raises(ServiceError, match="before the first deal"):
+    with pytest.raises(ServiceError, match="before its first deal"):
         set_public_value(director_actor, tournament, "another")
 
 

@@ -14,8 +14,8 @@ VALUES = {"name": "Asia Open", "slug": "asia-open", "starts_on": dt.date(2026, 5
 def test_superuser_creates_a_tournament_with_rule_book_defaults(admin_user, actor):
     tournament = create_tournament(actor(admin_user), **VALUES)
     assert tournament.knock_limit == 10 and tournament.hands_per_match == 8
-    commitment = tournament.deal_key.commitment
-    assert AuditEntry.objects.get(tournament=tournament).summary == (
+    commitment = tournament.deal_keys.get().commitment
+    assert AuditEntry.objects.get(tournament=tournament, action="tournament.create").summary == (
         f"root created the tournament Asia Open; deal commitment {commitment}")
 
 

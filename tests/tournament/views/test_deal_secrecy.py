@@ -154,10 +154,11 @@ def test_deal_pages_have_pinned_query_counts(client, tournament, staff_user, ope
         assert page.status_code == 200 and "Use a reserve deal" in page.content.decode()
 
 
-def test_commitment_is_on_the_public_home_page_before_any_deal(client, tournament):
-    from tournament.services.deals import ensure_key
+def test_commitment_is_on_the_public_home_page_before_any_deal(client, tournament,
+                                                              director_actor):
+    from tournament.services.deals import make_key
 
-    key = ensure_key(tournament)
+    key = make_key(director_actor, tournament)
     assert key.commitment in client.get(reverse("public:home")).content.decode()
     assert key.key_hex not in client.get(reverse("public:deal_check",
                                                  args=[tournament.slug])).content.decode()

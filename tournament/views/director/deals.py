@@ -21,11 +21,11 @@ from tournament.permissions import Perm
 from tournament.selectors.boxes import round_boxes
 from tournament.services import Actor, ServiceError
 from tournament.services.deals import (
-    ensure_key,
     generate_deals,
     record_download,
     replace_deal,
     reveal_key,
+    secret_key,
     set_public_value,
 )
 from tournament.views.access import staff_view
@@ -45,7 +45,7 @@ class ReplaceDealForm(ServiceErrorsMixin, forms.Form):
 
 @staff_view(Perm.VIEW_DEALS)
 def deal_key(request, tournament):
-    key = ensure_key(tournament)
+    key = secret_key(tournament)
     form = PublicValueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
