@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from scoring.deals import deal_record, deals_of_round, parse_key
+from scoring.deals import DealBlock, deal_record, deals_of_block, parse_key, parse_span
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, score_hand
 from scoring.melds import analyze_eleven, arrange
@@ -176,19 +176,24 @@ def _deals_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--key", required=True, help="the revealed tournament key, 64 hex digits")
     parser.add_argument("--stage", type=int, default=1, help="the stage's order (default 1)")
     parser.add_argument("--round", type=int, required=True, help="the round in the stage")
-    parser.add_argument("--hands", type=int, default=DEFAULT_RULES.hands_per_match,
-                        help="hands per match (default 8)")
-    parser.add_argument("--sets", type=int, default=1,
-                        help="deal sets: 1 for the whole field, or the number of matches")
+    parser.add_argument("--hands", default=str(DEFAULT_RULES.hands_per_match),
+                        help="hands 1 to N (default 8), or a range such as 9-10")
+    parser.add_argument("--sets", default="1",
+                        help="deal sets 1 to N (1 for the whole field, or the number of "
+                             "matches), or a range such as 5-5")
+    parser.add_argument("--reserve", type=int, default=0,
+                        help="0 for the original deals (default), 1, 2, … for reserve deals")
     parser.add_argument("--public-value", default="",
                         help="the public value mixed into the deals, if there was one")
 
 
 def _deals(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
     key = parse_key(args.key)
-    for place, deal in deals_of_round(key, stage=args.stage, round=args.round,
-                                      hands=args.hands, sets=args.sets,
-                                      public_value=args.public_value):
+    if args.stage < 1 or args.round < 1 or args.reserve < 0:
+        raise RuleError("--stage and --round are numbered from 1, --reserve from 0")
+    block = DealBlock(args.stage, args.round, args.reserve, parse_span(args.sets, "sets"),
+                      parse_span(args.hands, "hands"))
+    for place, deal in deals_of_block(key, block, public_value=args.public_value):
         yield deal_record(place, deal)
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from scoring.cards import DECK, Card, parse_cards
@@ -163,15 +164,91 @@ def deal_from_text(text: str) -> Deal:
     return Deal(parse_cards(text))
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class DealBlock:
+    """Deals of one round that one command re-creates: the sets ``sets`` × the hands
+    ``hands`` (both inclusive ranges, as ``(first, last)``), with one reserve number."""
+
+    stage: int
+    round: int
+    reserve: int
+    sets: tuple[int, int]
+    hands: tuple[int, int]
+
+    def places(self) -> Iterator[DealPlace]:
+        for deal_set in range(self.sets[0], self.sets[1] + 1):
+            for hand in range(self.hands[0], self.hands[1] + 1):
+                yield DealPlace(self.stage, self.round, deal_set, hand, self.reserve)
+
+    @property
+    def options(self) -> list[str]:
+        """The options of ``python -m scoring deals`` for this block (after ``--key``)."""
+        options = ["--stage", str(self.stage), "--round", str(self.round),
+                   "--hands", _span(self.hands)]
+        if self.sets != (1, 1):
+            options += ["--sets", _span(self.sets)]
+        if self.reserve:
+            options += ["--reserve", str(self.reserve)]
+        return options
+
+
+def _span(span: tuple[int, int]) -> str:
+    """How a range is written on the command line: "8" is 1 to 8, "9-10" is 9 to 10."""
+    first, last = span
+    return str(last) if first == 1 else f"{first}-{last}"
+
+
+def parse_span(text: str, what: str) -> tuple[int, int]:
+    """A range from the command line: "8" (1 to 8) or "9-10"."""
+    first, dash, last = text.strip().partition("-")
+    try:
+        span = (int(first), int(last)) if dash else (1, int(first))
+    except ValueError:
+        raise RuleError(f"{what} are written as a count (8) or a range (9-10), not {text!r}") \
+            from None
+    if not 1 <= span[0] <= span[1]:
+        raise RuleError(f"{what} {text!r}: numbered from 1, the first not after the last")
+    return span
+
+
+def blocks_of(places: Iterable[DealPlace]) -> list[DealBlock]:
+    """The fewest-ish blocks, in order, whose places are exactly the given ones: for each
+    round and reserve number, each set's hands cut into unbroken runs, and neighbouring
+    sets with the same run put together."""
+    runs: dict[tuple[int, int, int, tuple[int, int]], list[int]] = {}
+    by_set: dict[tuple[int, int, int, int], set[int]] = {}
+    for place in places:
+        by_set.setdefault((place.stage, place.round, place.reserve, place.deal_set),
+                          set()).add(place.hand)
+    for (stage, round_, reserve, deal_set), hands in sorted(by_set.items()):
+        for run in _unbroken(sorted(hands)):
+            runs.setdefault((stage, round_, reserve, run), []).append(deal_set)
+    blocks = [DealBlock(stage, round_, reserve, sets, hands)
+              for (stage, round_, reserve, hands), deal_sets in runs.items()
+              for sets in _unbroken(deal_sets)]
+    return sorted(blocks, key=lambda b: (b.stage, b.round, b.reserve, b.sets, b.hands))
+
+
+def _unbroken(numbers: list[int]) -> list[tuple[int, int]]:
+    """Sorted distinct numbers as runs of consecutive ones: [1, 2, 3, 7] → (1, 3), (7, 7)."""
+    return [(group[0][1], group[-1][1]) for _, items in
+            itertools.groupby(enumerate(numbers), key=lambda item: item[1] - item[0])
+            for group in [list(items)]]
+
+
+def deals_of_block(key: bytes, block: DealBlock, *, public_value: str = "",
+                   ) -> Iterator[tuple[DealPlace, Deal]]:
+    """Every deal of a block (for checking after the key is revealed)."""
+    derived = deal_key(key, public_value)
+    for place in block.places():
+        yield place, shuffled(derived, place)
+
+
 def deals_of_round(key: bytes, *, stage: int, round: int, hands: int, sets: int = 1,
                    public_value: str = "") -> Iterator[tuple[DealPlace, Deal]]:
-    """Every original deal of a round, set by set and hand by hand (for checking after the
-    key is revealed)."""
-    derived = deal_key(key, public_value)
-    for deal_set in range(1, sets + 1):
-        for hand in range(1, hands + 1):
-            place = DealPlace(stage=stage, round=round, deal_set=deal_set, hand=hand)
-            yield place, shuffled(derived, place)
+    """Every original deal of a round, set by set and hand by hand."""
+    return deals_of_block(key, DealBlock(stage, round, 0, (1, sets), (1, hands)),
+                          public_value=public_value)
 
 
 def deal_record(place: DealPlace, deal: Deal) -> dict:

@@ -4,6 +4,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from scoring.cards import DECK
 from scoring.cli import SUBCOMMANDS, Subcommand, main, register
 
@@ -155,3 +157,24 @@ def test_a_subcommand_is_one_registration():
         assert json.loads(out.getvalue()) == {"a": 1, "limit": 7}
     finally:
         del SUBCOMMANDS["echo"]
+
+
+def test_deals_re_creates_a_block_of_extra_hands_or_reserve_deals():
+    from scoring.deals import DealPlace, make_deal
+
+    key = bytes(range(32))
+    code, answers, _ = run("deals", "--key", key.hex(), "--stage", "2", "--round", "1",
+                           "--sets", "5-6", "--hands", "9-10", "--reserve", "1")
+    assert code == 0
+    assert [(a["set"], a["hand"], a["reserve"]) for a in answers] == [
+        (5, 9, 1), (5, 10, 1), (6, 9, 1), (6, 10, 1)]
+    expected = make_deal(key, DealPlace(2, 1, 6, 10, reserve=1))
+    assert answers[-1]["dealer"] == [str(card) for card in expected.dealer]
+
+
+@pytest.mark.parametrize("options", [["--hands", "4-2"], ["--sets", "x"], ["--reserve", "-1"],
+                                     ["--stage", "0"]])
+def test_deals_refuses_bad_ranges_with_a_message(options):
+    code, answers, stderr = run("deals", "--key", "00" * 32, "--round", "1", *options)
+    assert code == 2 and answers == []
+    assert "error:" in stderr

@@ -3,16 +3,22 @@ import hmac
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.cards import DECK
 from scoring.deals import (
+    DealBlock,
     DealPlace,
+    blocks_of,
     commitment,
     deal_from_text,
     deal_key,
+    deals_of_block,
     make_deal,
     new_key,
     parse_key,
+    parse_span,
     shuffled,
     verify,
 )
@@ -116,3 +122,53 @@ def test_every_card_is_equally_likely_in_every_position_group():
     assert statistic < _chi_square_critical(df)
     # And not suspiciously perfect either (a broken test would give 0).
     assert statistic > df / 3
+
+
+# --- blocks: the commands that re-create what one key dealt ------------------------------
+
+places = st.builds(DealPlace, stage=st.integers(1, 3), round=st.integers(1, 3),
+                   deal_set=st.integers(1, 6), hand=st.integers(1, 12),
+                   reserve=st.integers(0, 2))
+
+
+@settings(max_examples=300)
+@given(st.lists(places, max_size=80))
+def test_blocks_cover_exactly_the_places_given(given_places):
+    blocks = blocks_of(given_places)
+    covered = [place for block in blocks for place in block.places()]
+    assert len(covered) == len(set(covered))  # no place twice
+    assert set(covered) == set(given_places)
+    assert blocks == sorted(blocks, key=lambda b: (b.stage, b.round, b.reserve, b.sets,
+                                                   b.hands))
+
+
+def test_a_whole_round_is_one_block_and_extra_hands_or_reserves_are_their_own():
+    whole = [DealPlace(1, 2, s, h) for s in (1, 2, 3) for h in range(1, 9)]
+    extra = [DealPlace(1, 2, 2, h) for h in (9, 10)]
+    reserve = [DealPlace(1, 2, 3, 5, reserve=1)]
+    assert blocks_of(whole) == [DealBlock(1, 2, 0, (1, 3), (1, 8))]
+    assert blocks_of(extra + reserve) == [DealBlock(1, 2, 0, (2, 2), (9, 10)),
+                                          DealBlock(1, 2, 1, (3, 3), (5, 5))]
+    assert DealBlock(1, 2, 0, (1, 3), (1, 8)).options == [
+        "--stage", "1", "--round", "2", "--hands", "8", "--sets", "3"]
+    assert DealBlock(1, 2, 1, (3, 3), (9, 10)).options == [
+        "--stage", "1", "--round", "2", "--hands", "9-10", "--sets", "3-3", "--reserve", "1"]
+
+
+def test_a_block_deals_what_make_deal_makes_at_each_place():
+    block = DealBlock(2, 1, 1, (4, 5), (9, 10))
+    made = list(deals_of_block(KEY, block, public_value="lotto"))
+    assert [place for place, _ in made] == list(block.places())
+    for place, deal in made:
+        assert deal == make_deal(KEY, place, public_value="lotto")
+
+
+@pytest.mark.parametrize(("text", "span"), [("8", (1, 8)), ("9-10", (9, 10)), (" 3-3 ", (3, 3))])
+def test_spans_are_a_count_or_a_range(text, span):
+    assert parse_span(text, "hands") == span
+
+
+@pytest.mark.parametrize("text", ["0", "x", "5-3", "2-", "-4", "1-2-3", "²"])
+def test_bad_spans_are_refused_by_name(text):
+    with pytest.raises(RuleError, match="hands"):
+        parse_span(text, "hands")

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from scoring.deals import deal_from_text, verify
+from scoring.deals import deal_from_text
 from tournament.models import DealKey, HandResult, Round, Tournament
 from tournament.selectors.draw import SeatPlan, round_plan
+from tournament.selectors.keys import deal_keys
 from tournament.services.deals import deal_set_of
 from tournament.tables import TeamTable
 from tournament.views.access import public_tournament
@@ -29,7 +30,7 @@ def tournament_page(request, slug):
     with timezone.override(tournament.time_zone):
         return render(request, "public/tournament.html", {
             "tournament": tournament, "team_table": teams, "rounds": rounds,
-            "deal_key": DealKey.objects.filter(tournament=tournament).first(),
+            "deal_keys": DealKey.objects.filter(tournament=tournament).order_by("number"),
         })
 
 
@@ -49,14 +50,13 @@ def round_draw(request, slug, pk):
 
 
 def deal_check(request, slug):
-    """The commitment published before play and, once revealed, the key that matches it."""
+    """Every key's commitment published before its deals and, once revealed, the key that
+    matches it with the commands that re-create what it dealt."""
     tournament = public_tournament(request, slug)
-    key = DealKey.objects.filter(tournament=tournament).first()
-    verified = key is not None and key.is_revealed and verify(key.key, key.commitment)
-    return render(request, "public/deal_check.html", {
-        "tournament": tournament, "key": key, "verified": verified,
-        "stages": tournament.stages.order_by("order"),
-    })
+    with timezone.override(tournament.time_zone):
+        return render(request, "public/deal_check.html", {
+            "tournament": tournament, "keys": deal_keys(tournament),
+        })
 
 
 @dataclass(frozen=True)

@@ -36,12 +36,7 @@ def fill(route, values):
     return ["/" + url.lstrip("^").rstrip("$").replace("\\Z", "") for url in urls]
 
 
-@pytest.fixture
-def open_round(director_actor, tournament, teams):
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=5)
-    field = teams(4)
-    enter_teams(director_actor, stage, field)
+def start_dealt_round(director_actor, tournament, stage, field):
     round_ = generate_round(director_actor, stage)
     generate_deals(director_actor, round_)
     publish_round(director_actor, round_)
@@ -53,6 +48,36 @@ def open_round(director_actor, tournament, teams):
         "kind": ["deal-sheet", "box-labels", "packing-list", "draw-by-table",
                  "draw-by-team", "table-cards"],
     }
+    return round_, values
+
+
+@pytest.fixture
+def open_round(director_actor, tournament, teams):
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=5)
+    field = teams(4)
+    enter_teams(director_actor, stage, field)
+    return start_dealt_round(director_actor, tournament, stage, field)
+
+
+@pytest.fixture
+def open_round_after_reveal(director_actor, tournament, teams, finish_round):
+    """A first stage played, closed and its key revealed; then a new stage dealt and in
+    play: its deals must stay as secret as the first ones were."""
+    from tournament.services.deals import reveal_key
+
+    first = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.SWISS,
+                         swiss_rounds=1)
+    field = teams(4)
+    enter_teams(director_actor, first, field)
+    played = generate_round(director_actor, first)
+    generate_deals(director_actor, played)
+    finish_round(played)
+    reveal_key(director_actor, tournament)
+    final = create_stage(director_actor, tournament, name="Final", kind=Stage.Kind.KNOCKOUT)
+    enter_teams(director_actor, final, field[:2])
+    round_, values = start_dealt_round(director_actor, tournament, final, field)
+    values["pk"].append(played.pk)
     return round_, values
 
 
@@ -78,9 +103,11 @@ def leaks(response, runs):
     return [run for run in runs if run in text]
 
 
+@pytest.mark.parametrize("scenario", ["open_round", "open_round_after_reveal"])
 @pytest.mark.parametrize("who", ["anonymous", "scorer", "referee"])
-def test_no_page_shows_an_open_round_deal(client, tournament, staff_user, open_round, who):
-    round_, values = open_round
+def test_no_page_shows_an_open_round_deal(client, tournament, staff_user, request, scenario,
+                                          who):
+    round_, values = request.getfixturevalue(scenario)
     if who != "anonymous":
         client.force_login(staff_user(tournament, who))
     runs = secrets_of(round_)
@@ -179,3 +206,25 @@ def test_no_url_fails_on_an_empty_or_odd_post(client, tournament, staff_user, op
                               "group_count": "-1", "reason": "\x00", "name": "\x00"}):
                 response = client.post(url, data)
                 assert response.status_code < 500, f"POST {url} {data} -> {response.status_code}"
+
+
+def test_opening_the_deals_page_never_makes_a_key(client, tournament, staff_user):
+    from tournament.models import DealKey
+
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    page = client.get(reverse("director:deal_key", args=[tournament.slug])).content.decode()
+    assert not DealKey.objects.exists() and "Make the next key now" in page
+    client.post(reverse("director:deal_key_new", args=[tournament.slug]))
+    assert DealKey.objects.get().number == 1
+
+
+def test_the_check_page_lists_every_key_with_a_pinned_query_count(
+        client, tournament, open_round_after_reveal, django_assert_max_num_queries):
+    from tournament.models import DealKey
+
+    with django_assert_max_num_queries(6):
+        page = client.get(reverse("public:deal_check", args=[tournament.slug])).content.decode()
+    first, second = DealKey.objects.order_by("number")
+    assert first.key_hex in page and "--stage 1 --round 1 --hands 8" in page
+    assert second.commitment in page and second.key_hex not in page
+    assert "Final · Round 1" in page

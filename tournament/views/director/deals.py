@@ -14,18 +14,19 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.forms import ServiceErrorsMixin
-from tournament.models import Deal, Round
+from tournament.models import Round
 from tournament.pdf.base import paper
 from tournament.pdf.deals import BoxLabels, DealSheet, PackingList
 from tournament.permissions import Perm
 from tournament.selectors.boxes import round_boxes
+from tournament.selectors.keys import deal_keys
 from tournament.services import Actor, ServiceError
 from tournament.services.deals import (
     generate_deals,
+    new_key,
     record_download,
     replace_deal,
     reveal_key,
-    secret_key,
     set_public_value,
 )
 from tournament.views.access import staff_view
@@ -45,7 +46,9 @@ class ReplaceDealForm(ServiceErrorsMixin, forms.Form):
 
 @staff_view(Perm.VIEW_DEALS)
 def deal_key(request, tournament):
-    key = secret_key(tournament)
+    """Every key of the tournament; the secret one takes a public value before its first
+    deal and is revealed once the rounds it dealt are closed. Opening the page never makes
+    a key: that is a POST (``deal_key_new``) or the first deal after a reveal."""
     form = PublicValueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -54,25 +57,42 @@ def deal_key(request, tournament):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, _("Public value saved; it goes into every deal."))
+            messages.success(request, _("Public value saved; it goes into every deal of the "
+                                        "secret key."))
             return redirect("director:deal_key", tournament.slug)
+    keys = deal_keys(tournament)
+    secret = next((record for record in keys if not record.key.is_revealed), None)
     rounds = (Round.objects.filter(stage__tournament=tournament)
               .select_related("stage").order_by("stage__order", "number"))
     return render(request, "director/deal_key.html", {
-        "tournament": tournament, "key": key, "form": form, "rounds": rounds,
-        "has_deals": Deal.objects.filter(round__stage__tournament=tournament).exists(),
+        "tournament": tournament, "keys": keys, "secret": secret, "form": form,
+        "rounds": rounds,
     })
+
+
+@staff_view(Perm.VIEW_DEALS)
+@require_POST
+def deal_key_new(request, tournament):
+    try:
+        key = new_key(Actor.from_request(request), tournament)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Key %(n)d made; its commitment is public now.") % {
+            "n": key.number})
+    return redirect("director:deal_key", tournament.slug)
 
 
 @staff_view(Perm.VIEW_DEALS)
 @require_POST
 def deal_key_reveal(request, tournament):
     try:
-        reveal_key(Actor.from_request(request), tournament)
+        key = reveal_key(Actor.from_request(request), tournament)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, _("The key is public now; anyone can check every deal."))
+        messages.success(request, _("Key %(n)d is public now; anyone can check its deals. "
+                                    "Later deals come from a new key.") % {"n": key.number})
     return redirect("director:deal_key", tournament.slug)
 
 
@@ -84,7 +104,7 @@ def _round(tournament, pk) -> Round:
 @staff_view(Perm.VIEW_DEALS)
 def round_deals(request, tournament, pk):
     round_ = _round(tournament, pk)
-    deals = round_.deals.order_by("deal_set", "hand", "reserve")
+    deals = round_.deals.select_related("key").order_by("deal_set", "hand", "reserve")
     return render(request, "director/round_deals.html", {
         "tournament": tournament, "round": round_, "deals": deals,
         "replace_form": ReplaceDealForm(),
