@@ -4,6 +4,7 @@ Tests that need a part of the machine (Chromium, PostgreSQL) skip when it is mis
 except under CI (``DUPGIN_REQUIRE_ALL=1`` set by .ci/run), where a missing part fails.
 """
 
+import contextlib
 import datetime as dt
 import os
 import shutil
@@ -148,3 +149,35 @@ def screenshot_dir(tmp_path):
     from pathlib import Path
 
     return Path(path)
+
+
+@pytest.fixture
+def browser_problems(page):
+    """What the page reports as wrong while a test runs: Content-Security-Policy violations,
+    other console errors and uncaught exceptions, as text."""
+    problems: list[str] = []
+
+    def on_console(message):
+        if message.type == "error" or "Content Security Policy" in message.text:
+            problems.append(f"console {message.type} at {message.location.get('url')}: "
+                            f"{message.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"uncaught error: {error}"))
+    return problems
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_browser_problems(request):
+    """Every browser test fails when its page broke the CSP or logged an error."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    from playwright.sync_api import Error as PlaywrightError
+
+    problems = request.getfixturevalue("browser_problems")
+    page = request.getfixturevalue("page")
+    yield
+    with contextlib.suppress(PlaywrightError):
+        page.evaluate("0")  # a round trip delivers the console messages still on their way
+    assert not problems, "the browser reported:\n" + "\n".join(problems)

@@ -5,6 +5,7 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 
 from tournament.models import Tournament
 from tournament.permissions import Perm, perms_of, require
@@ -14,7 +15,9 @@ def staff_view(perm: Perm):
     """A staff page of one tournament: login, then ``perm`` in the tournament of the URL.
 
     The view receives the tournament as its second argument, and times show in the
-    venue's time zone.
+    venue's time zone. Staff pages show cards and results before they are published, so
+    no browser or proxy may keep a copy: every response is ``Cache-Control: private,
+    no-store``.
     """
 
     def decorate(view):
@@ -26,7 +29,9 @@ def staff_view(perm: Perm):
             request.tournament = tournament
             request.tournament_perms = perms_of(request.user, tournament)
             with timezone.override(tournament.time_zone):
-                return view(request, tournament, *args, **kwargs)
+                response = view(request, tournament, *args, **kwargs)
+            patch_cache_control(response, private=True, no_store=True)
+            return response
 
         return wrapper
 
