@@ -3,10 +3,12 @@
 Nothing secret is committed: without SECRET_KEY a key is generated once and kept in var/.
 """
 
+import datetime as dt
 import secrets
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -67,6 +69,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "simple_history",
+    "axes",
     "tournament",
 ]
 
@@ -83,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -133,6 +138,44 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "director:home"
 LOGOUT_REDIRECT_URL = "public:home"
+
+# Login throttling (django-axes; tournament/login_throttle.py). Its backend comes first and
+# refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures count per account and, separately, per client address, and either locks: a
+# guesser on one account is stopped from however many addresses, and one address trying
+# many accounts (one password on every account) is stopped too. Counting the pair
+# (account, address) instead would stop neither. An address shared by a venue's stations
+# gets a larger allowance than an account. Failures are forgotten after the cool-off, not
+# on a successful login, so a guesser cannot clear them by logging in to an account of
+# their own; a director unlocks an account on the tournament's staff page.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+AXES_COOLOFF_MINUTES = env.int("AXES_COOLOFF_MINUTES", default=15)
+if min(AXES_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT, AXES_COOLOFF_MINUTES) < 1:
+    raise ImproperlyConfigured(
+        "AXES_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be "
+        "at least 1")
+AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_RESET_ON_SUCCESS = False
+AXES_HANDLER = "tournament.login_throttle.AccountAndAddressHandler"
+AXES_LOCKOUT_CALLABLE = "tournament.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "tournament.client_ip.client_ip"
+# The client's address (tournament/client_ip.py), for the throttle and the audit log: the
+# connection's, unless proxies in front set a header with it. Name the header only when a
+# proxy overwrites it, or any client can claim any address. Either the request.META key
+# (HTTP_X_FORWARDED_FOR) or the header's name (X-Forwarded-For).
+TRUSTED_PROXY_HEADER = env.str("TRUSTED_PROXY_HEADER", default="").strip()
+if TRUSTED_PROXY_HEADER and not TRUSTED_PROXY_HEADER.upper().startswith("HTTP_"):
+    TRUSTED_PROXY_HEADER = "HTTP_" + TRUSTED_PROXY_HEADER.replace("-", "_")
+TRUSTED_PROXY_HEADER = TRUSTED_PROXY_HEADER.upper()
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1)
+if TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be at least 1")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]

@@ -11,6 +11,12 @@ STORAGES = {
 }
 # Real hashing costs a third of a second per account; tests make hundreds of them.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# The test client's login() authenticates without a request, which axes' backend refuses;
+# this one throttles every real login the same way (tests/tournament/test_login_throttle.py).
+AUTHENTICATION_BACKENDS = [
+    "tournament.login_throttle.RequestOptionalAxesBackend",
+    *AUTHENTICATION_BACKENDS[1:],  # noqa: F405
+]
 # Whitenoise serves app static files through the finders, so tests need no collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

@@ -28,6 +28,7 @@ director_patterns = [
     path("<slug:slug>/teams/<int:pk>/pins/", teams.team_pins, name="team_pins"),
     path("<slug:slug>/staff/", staff.staff_list, name="staff"),
     path("<slug:slug>/staff/<int:pk>/remove/", staff.staff_remove, name="staff_remove"),
+    path("<slug:slug>/staff/unlock/", staff.staff_unlock, name="staff_unlock"),
     path("<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("<slug:slug>/stages/", stages.stage_list, name="stage_list"),
     path("<slug:slug>/stages/<int:pk>/", stages.stage_detail, name="stage_detail"),

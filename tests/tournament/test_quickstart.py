@@ -1,5 +1,6 @@
 """The README's run command on a fresh machine: one command gives a working site."""
 
+import io
 import re
 import socket
 import subprocess
@@ -7,6 +8,11 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+import pytest
+from django.contrib.auth.password_validation import validate_password
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,3 +61,75 @@ def test_quickstart_migrates_creates_a_director_and_serves(tmp_path, subprocess_
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
     assert "with your director account" in again.stdout
+
+
+# The director account from DJANGO_SUPERUSER_* passes the password validators or is refused
+# with the reasons, and nothing is created.
+
+@pytest.fixture
+def quickstart(db, settings, tmp_path, monkeypatch):
+    settings.STATIC_ROOT = tmp_path / "static"
+    for name in ("DJANGO_SUPERUSER_USERNAME", "DJANGO_SUPERUSER_PASSWORD",
+                 "DJANGO_SUPERUSER_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+
+    def run(**env):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        out = io.StringIO()
+        call_command("quickstart", "--no-serve", stdout=out)
+        return out.getvalue()
+
+    return run
+
+
+@pytest.mark.parametrize(("username", "password", "reasons"), [
+    ("director", "short1", ["This password is too short. It must contain at least 8 "
+                            "characters."]),
+    ("director", "password123", ["This password is too common."]),
+    ("director", "12345678", ["This password is too common.",
+                              "This password is entirely numeric."]),
+    ("margaret.chen", "margaretchen", ["The password is too similar to the username."]),
+])
+def test_a_weak_director_password_is_refused_with_the_reasons(quickstart, django_user_model,
+                                                               username, password, reasons):
+    with pytest.raises(CommandError) as refused:
+        quickstart(DJANGO_SUPERUSER_USERNAME=username, DJANGO_SUPERUSER_PASSWORD=password)
+    message = str(refused.value)
+    assert message.startswith("The director account was not created: "
+                              "DJANGO_SUPERUSER_PASSWORD is refused: ")
+    for reason in reasons:
+        assert reason in message
+    assert password not in message
+    assert not django_user_model.objects.exists()
+
+
+def test_a_password_similar_to_the_email_is_refused(quickstart, django_user_model):
+    with pytest.raises(CommandError, match="too similar to the email address"):
+        quickstart(DJANGO_SUPERUSER_PASSWORD="lily.wong@example.org",
+                   DJANGO_SUPERUSER_EMAIL="lily.wong@example.org")
+    assert not django_user_model.objects.exists()
+
+
+def test_a_bad_director_user_name_is_refused(quickstart, django_user_model):
+    with pytest.raises(CommandError, match="Enter a valid username"):
+        quickstart(DJANGO_SUPERUSER_USERNAME="no spaces please",
+                   DJANGO_SUPERUSER_PASSWORD="a-Long-pass-123")
+    assert not django_user_model.objects.exists()
+
+
+def test_a_good_director_password_makes_the_account(quickstart, django_user_model):
+    out = quickstart(DJANGO_SUPERUSER_USERNAME="chen", DJANGO_SUPERUSER_PASSWORD="a-Long-pass-123",
+                     DJANGO_SUPERUSER_EMAIL="chen@example.org")
+    assert "as chen with the password you set" in out
+    user = django_user_model.objects.get()
+    assert user.is_superuser and user.email == "chen@example.org"
+    assert user.check_password("a-Long-pass-123")
+
+
+def test_the_generated_director_password_passes_the_validators(quickstart, django_user_model):
+    out = quickstart()
+    password = re.search(r"as director with the password (\S+)", out).group(1)
+    user = django_user_model.objects.get(username="director")
+    assert user.check_password(password)
+    validate_password(password, user)  # raises if any validator refuses it

@@ -31,9 +31,12 @@ class Actor:
 
     @classmethod
     def from_request(cls, request) -> Actor:
+        # The same client address as login throttling: behind a proxy, from its header.
+        from tournament.client_ip import client_ip
+
         return cls(
             user=request.user,
-            ip=request.META.get("REMOTE_ADDR") or None,
+            ip=client_ip(request),
             device=request.META.get("HTTP_USER_AGENT", "")[:200],
         )
 

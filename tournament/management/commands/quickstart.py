@@ -6,8 +6,10 @@ import sys
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 DEFAULT_ADDRPORT = "127.0.0.1:8000"
 
@@ -43,18 +45,39 @@ class Command(BaseCommand):
         if User.objects.filter(is_superuser=True, is_active=True).exists():
             self.stdout.write(f"Log in at {login_url} with your director account.")
             return
-        username = os.environ.get("DJANGO_SUPERUSER_USERNAME", "director")
-        password = os.environ.get("DJANGO_SUPERUSER_PASSWORD") or secrets.token_urlsafe(12)
-        email = os.environ.get("DJANGO_SUPERUSER_EMAIL", "")
-        User.objects.create_superuser(username=username, email=email, password=password)
+        username = os.environ.get("DJANGO_SUPERUSER_USERNAME", "").strip() or "director"
+        email = os.environ.get("DJANGO_SUPERUSER_EMAIL", "").strip()
+        chosen = os.environ.get("DJANGO_SUPERUSER_PASSWORD", "")
+        password = chosen or secrets.token_urlsafe(12)
+        user = User(username=User.normalize_username(username),
+                    email=User.objects.normalize_email(email), is_staff=True, is_superuser=True)
+        try:
+            user.full_clean(exclude=["password"])
+        except ValidationError as error:
+            raise CommandError(
+                "The director account was not created: " + _reasons(error)
+                + " (DJANGO_SUPERUSER_USERNAME / DJANGO_SUPERUSER_EMAIL)") from None
+        try:
+            validate_password(password, user)
+        except ValidationError as error:
+            source = "DJANGO_SUPERUSER_PASSWORD" if chosen else "the generated password"
+            raise CommandError(
+                f"The director account was not created: {source} is refused: "
+                + _reasons(error) + " Choose another and run quickstart again.") from None
+        User.objects.create_superuser(username=user.username, email=user.email,
+                                      password=password)
         self.stdout.write(self.style.SUCCESS("Director account created."))
-        if "DJANGO_SUPERUSER_PASSWORD" in os.environ:
+        if chosen:
             self.stdout.write(f"Log in at {login_url} as {username} with the password you set.")
         else:
             self.stdout.write(
                 f"Log in at {login_url} as {username} with the password {password}\n"
                 "(shown once; change it under /admin/password_change/)."
             )
+
+
+def _reasons(error: ValidationError) -> str:
+    return " ".join(str(message) for message in error.messages)
 
 
 def _display_host(addrport: str) -> str:

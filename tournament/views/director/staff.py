@@ -9,9 +9,11 @@ from django.views.decorators.http import require_POST
 from tournament.forms import (
     StaffForm,
 )
+from tournament.login_throttle import locked_usernames
 from tournament.models import StaffRole
 from tournament.permissions import Perm
 from tournament.services import Actor, ServiceError
+from tournament.services.accounts import unlock_account
 from tournament.services.staff import assign_role, remove_role
 from tournament.tables import StaffTable
 from tournament.views.access import staff_view
@@ -39,8 +41,9 @@ def staff_list(request, tournament):
                 })
             return redirect("director:staff", tournament.slug)
     table = StaffTable(tournament.staff.select_related("user", "tournament"))
+    locked = sorted(locked_usernames(tournament.staff.values_list("user__username", flat=True)))
     return render(request, "director/staff.html", {
-        "tournament": tournament, "form": form, "table": table,
+        "tournament": tournament, "form": form, "table": table, "locked": locked,
     })
 
 
@@ -55,4 +58,17 @@ def staff_remove(request, tournament, pk):
         messages.error(request, error.message)
     else:
         messages.success(request, _("%(user)s removed.") % {"user": staff.user.get_username()})
+    return redirect("director:staff", tournament.slug)
+
+
+@require_POST
+@staff_view(Perm.MANAGE_STAFF)
+def staff_unlock(request, tournament):
+    username = request.POST.get("username", "")
+    try:
+        unlock_account(Actor.from_request(request), tournament, username)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(user)s can log in again.") % {"user": username})
     return redirect("director:staff", tournament.slug)
