@@ -135,6 +135,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's own hashers (the first hashes account passwords), then the cheap one for players'
+# PINs, which a lock protects rather than a work factor (tournament/hashers.py).
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+    "tournament.hashers.PinHasher",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "director:home"
 LOGOUT_REDIRECT_URL = "public:home"

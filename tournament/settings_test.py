@@ -10,7 +10,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 # Real hashing costs a third of a second per account; tests make hundreds of them.
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Players' PINs keep their own cheap hasher, as in production (tournament/hashers.py).
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "tournament.hashers.PinHasher",
+]
 # The test client's login() authenticates without a request, which axes' backend refuses;
 # this one throttles every real login the same way (tests/tournament/test_login_throttle.py).
 AUTHENTICATION_BACKENDS = [

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
+from django.utils import timezone
 
 from scoring import seating
-from tournament.models import Approval, HandResult, Match, Round, Table, TableSignature
+from tournament.models import (
+    Approval,
+    HandResult,
+    Match,
+    Player,
+    Round,
+    RoundEntry,
+    Table,
+    TableSignature,
+)
 
 
 @dataclass
@@ -118,6 +129,59 @@ def round_progress(round_: Round) -> list[MatchProgress]:
     return [MatchProgress(match=m, entered=entered.get(m.pk, 0),
                           approved=approvals.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
                           hands=round_.hands_per_match + m.extra_hands) for m in matches]
+
+
+@dataclass(frozen=True)
+class PinAlert:
+    """A player of the round whose PIN entry is locked, or who has typed wrong PINs since
+    their last right one."""
+
+    player: Player
+    team_code: str
+    table: int | None  # the table number and seat where the player sits this round
+    seat: int
+    failures: int
+    locked_until: dt.datetime | None  # None: not locked
+
+    @property
+    def locked(self) -> bool:
+        return self.locked_until is not None
+
+
+def pin_alerts(round_: Round) -> list[PinAlert]:
+    """The round's players with a PIN lock or wrong PINs, locked ones first: one query,
+    and one more for their tables when there are any."""
+    now = timezone.now()
+
+    def troubled(slot: str) -> Q:
+        return (Q(**{f"{slot}__pin_locked_until__gt": now})
+                | Q(**{f"{slot}__pin_failures__gt": 0, f"{slot}__pin_locked_until": None}))
+
+    entries = list(RoundEntry.objects.filter(round=round_, match__isnull=False)
+                   .filter(troubled("first_player") | troubled("second_player"))
+                   .select_related("team", "first_player", "second_player"))
+    if not entries:
+        return []
+    tables = {(match_id, position): number for match_id, position, number in
+              Table.objects.filter(match_id__in={e.match_id for e in entries})
+              .values_list("match_id", "position", "number")}
+    alerts = []
+    for entry in entries:
+        for slot, player in ((1, entry.first_player), (2, entry.second_player)):
+            if player is None:
+                continue
+            until = player.pin_locked_until
+            locked = until is not None and until > now
+            if not locked and (until is not None or not player.pin_failures):
+                continue  # nothing to see, or a lock that has ended (the count restarts)
+            alerts.append(PinAlert(
+                player=player, team_code=entry.team.code,
+                table=tables.get((entry.match_id, slot)),
+                # A team's first player sits at the match's table 1, its second at table 2.
+                seat=seating.seat_of(slot, entry.side), failures=player.pin_failures,
+                locked_until=until if locked else None))
+    alerts.sort(key=lambda a: (not a.locked, a.table or 0, a.seat))
+    return alerts
 
 
 def round_totals(round_: Round) -> dict:

@@ -37,7 +37,7 @@ from tournament.models import (
 from tournament.permissions import Perm, has_perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import deal_set_of, make_missing_deals
-from tournament.services.teams import pin_matches
+from tournament.services.pins import check_pin, counts_wrong_pins
 from tournament.services.text import clean_text
 
 
@@ -328,6 +328,7 @@ def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
 
 # Approvals, signatures, sign-off -------------------------------------------------------------
 
+@counts_wrong_pins
 def approve_hand(actor: Actor, result: HandResult, seat: int, *,
                  pin: str | None = None) -> Approval:
     """A player approves the current result of a hand: a tap for the seat on the scorer's
@@ -365,15 +366,16 @@ def seat_player(table: Table, seat: int) -> Player:
 
 def _check_player(table: Table, seat: int, pin: str | None) -> str:
     """How the player confirmed: "tap", or "pin" after checking it when the tournament
-    asks for PINs."""
-    if not table.round.stage.tournament.approvals_need_pin:
+    asks for PINs (a wrong PIN is counted, and too many lock the player's PIN entry:
+    services.pins)."""
+    tournament = table.match.round.stage.tournament  # loaded with the locked table
+    if not tournament.approvals_need_pin:
         return Approval.Method.TAP
     player = seat_player(table, seat)
     if not player.pin_hash:
         raise ServiceError(f"{player.name} (seat {seat}) has no PIN yet; the director sets it "
                            "on the team's page")
-    if not pin_matches(player, pin):
-        raise ServiceError(f"wrong PIN for seat {seat}", field_errors={"pin": ["wrong PIN"]})
+    check_pin(tournament, player, pin, table=table, seat=seat)
     return Approval.Method.PIN
 
 
@@ -396,6 +398,7 @@ def _missing_at(table: Table) -> list[str]:
     return missing
 
 
+@counts_wrong_pins
 def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
                ) -> TableSignature:
     """A player signs the table's results at the end of the match."""

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -14,6 +13,7 @@ from tournament.models import Player, Team, Tournament
 from tournament.models.team import TEAM_CODE_PATTERN
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.pins import hash_pin
 from tournament.services.text import clean_text
 
 # The fields of one team as a form or a CSV row gives them (docs/formats.md).
@@ -261,12 +261,8 @@ def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
     if pin and not (pin.isdigit() and 4 <= len(pin) <= 8):
         raise ServiceError("a PIN is 4 to 8 digits", field_errors={"pin": ["4 to 8 digits"]})
     with transaction.atomic():
-        player.pin_hash = make_password(pin) if pin else ""
+        player.pin_hash = hash_pin(pin) if pin else ""
         player.save(update_fields=["pin_hash"])
         audit(actor, player.team.tournament, "player.pin",
               f"{actor.name} {'set' if pin else 'removed'} the PIN of {player.name} "
               f"({player.team.code})", player=player.pk)
-
-
-def pin_matches(player: Player, pin: str | None) -> bool:
-    return bool(player.pin_hash) and check_password(pin or "", player.pin_hash)

@@ -4,6 +4,8 @@ Keyboard-first on a desk, thumb-friendly on a phone; with htmx a saved hand or a
 preview replaces only its own row. Every change goes through ``services.results``.
 """
 
+import re
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,13 +15,14 @@ from django.views.decorators.http import require_POST
 
 from scoring.match import knockout_decided
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, HandResult, Match, Round, Stage, Table
+from tournament.models import AuditEntry, HandResult, Match, Player, Round, Stage, Table
 from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
-from tournament.selectors.results import round_progress, round_totals, table_sheet
+from tournament.selectors.results import pin_alerts, round_progress, round_totals, table_sheet
 from tournament.services import Actor, ServiceError
+from tournament.services.pins import lift_pin_lock
 from tournament.services.results import (
     StaleResult,
     add_extra_hands,
@@ -241,7 +244,31 @@ def round_progress_page(request, tournament, pk):
     progress = round_progress(round_)
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
     return render(request, template, {"tournament": tournament, "round": round_,
-                                      "progress": progress})
+                                      "progress": progress, "pin_alerts": pin_alerts(round_),
+                                      "may_lift_pin_locks": has_perm(request.user, tournament,
+                                                                     Perm.SIGN_OFF)})
+
+
+@staff_view(Perm.SIGN_OFF)
+@require_POST
+def player_pin_unlock(request, tournament, pk):
+    """A referee lifts a player's PIN lock from the round's progress page."""
+    player = get_object_or_404(Player.objects.select_related("team__tournament"), pk=pk,
+                               team__tournament=tournament)
+    try:
+        lift_pin_lock(Actor.from_request(request), player)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(name)s can type their PIN again.") % {
+            "name": player.name})
+    # Back to the progress page the button was on (the form names its round).
+    round_id = request.POST.get("round", "")
+    round_ = (Round.objects.filter(pk=int(round_id), stage__tournament=tournament).first()
+              if re.fullmatch(r"[0-9]{1,12}", round_id) else None)
+    if round_ is None:
+        return redirect("director:dashboard", tournament.slug)
+    return redirect("director:round_progress", tournament.slug, round_.pk)
 
 
 @staff_view(Perm.MANAGE_ROUNDS)
