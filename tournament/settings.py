@@ -4,6 +4,7 @@ Nothing secret is committed: without SECRET_KEY a key is generated once and kept
 """
 
 import datetime as dt
+import ipaddress
 import secrets
 from pathlib import Path
 
@@ -28,11 +29,30 @@ def _stored_secret_key() -> str:
 SECRET_KEY = env.str("SECRET_KEY", default="") or _stored_secret_key()
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
-_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
+_LAN_SUFFIXES = (".localhost", ".local", ".lan", ".home.arpa", ".internal")
 
-# HTTPS-only cookies, redirects and HSTS are on for any real deployment; a server that only
-# listens on this machine (quickstart) runs on plain HTTP.
-HTTPS = env.bool("HTTPS", default=not DEBUG and not set(ALLOWED_HOSTS) <= _LOCAL_HOSTS)
+
+def is_lan_host(host: str) -> bool:
+    """A host no public certificate can be issued for: this machine, a private or
+    link-local address (RFC 1918, fc00::/7, 169.254/16, fe80::/10), a .local/.lan-style
+    name or a bare name without a dot. An ALLOWED_HOSTS pattern (".example.org", "*")
+    may match public names, so it is not one."""
+    name = host.strip().lower().removeprefix("[").removesuffix("]")
+    if name == "localhost" or name.endswith(_LAN_SUFFIXES):
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return bool(name) and "." not in name and "*" not in name and ":" not in name
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+# HTTPS-only cookies, redirects and HSTS are on for any real deployment, that is as soon as
+# one allowed host is a public name or address. A server on this machine (quickstart) or on
+# a venue LAN (ALLOWED_HOSTS=192.168.1.10) runs on plain HTTP: nothing could answer its
+# redirect to https. HTTPS=1 or HTTPS=0 always wins (README.md, "Running on a venue LAN").
+HTTPS = env.bool("HTTPS", default=not DEBUG
+                 and not all(is_lan_host(host) for host in ALLOWED_HOSTS))
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -55,3 +55,56 @@ def test_https_settings_follow_the_hosts(manage, hosts, debug, https):
     script = "from django.conf import settings; print(settings.HTTPS)"
     result = manage("shell", "--no-imports", "-c", script, ALLOWED_HOSTS=hosts, DEBUG=debug)
     assert result.stdout.strip() == https
+
+
+
+@pytest.mark.parametrize(("host", "lan"), [
+    ("localhost", True), ("127.0.0.1", True), ("[::1]", True), ("192.168.1.10", True),
+    ("10.0.0.5", True), ("172.16.3.4", True), ("169.254.10.20", True), ("[fd00::10]", True),
+    ("[fe80::1]", True), ("gin.local", True), ("gin-server.lan", True), ("GIN.LAN", True),
+    ("gin.home.arpa", True), ("gin.internal", True), ("gin-pc", True), (".lan", True),
+    ("gin.example.org", False), (".example.org", False), ("*", False), ("8.8.8.8", False),
+    ("[2606:4700::1111]", False), ("100.64.0.1", False), ("local.example.org", False),
+])
+def test_which_hosts_count_as_a_lan(host, lan):
+    from tournament.settings import is_lan_host
+
+    assert is_lan_host(host) is lan
+
+
+# What a plain-HTTP request to the first allowed host gets: the HTTPS setting, the cookie
+# flags, and where SecurityMiddleware sends it ("None": it is served, not redirected).
+_PLAIN_HTTP_REQUEST = """
+from django.conf import settings
+from django.middleware.security import SecurityMiddleware
+from django.test import RequestFactory
+request = RequestFactory().get("/", HTTP_HOST=settings.ALLOWED_HOSTS[0].lstrip("."))
+response = SecurityMiddleware(lambda request: None).process_request(request)
+print(settings.HTTPS, getattr(settings, "SESSION_COOKIE_SECURE", False),
+      getattr(settings, "CSRF_COOKIE_SECURE", False), getattr(response, "url", None))
+"""
+_PLAIN = ["False", "False", "False", "None"]
+
+
+@pytest.mark.parametrize(("hosts", "variables", "expected"), [
+    # A venue LAN server answers plain HTTP: no redirect, cookies sent without TLS.
+    ("192.168.1.10", {}, _PLAIN),
+    ("gin.local,10.0.0.5,localhost", {}, _PLAIN),
+    # One public name switches HTTPS on, for every host.
+    ("192.168.1.10,gin.example.org", {}, ["True", "True", "True", "https://192.168.1.10/"]),
+    # The HTTPS variable always wins.
+    ("192.168.1.10", {"HTTPS": "1"}, ["True", "True", "True", "https://192.168.1.10/"]),
+    ("gin.example.org", {"HTTPS": "0"}, _PLAIN),
+])
+def test_a_plain_http_request_is_served_or_redirected(manage, hosts, variables, expected):
+    result = manage("shell", "--no-imports", "-c", _PLAIN_HTTP_REQUEST, DEBUG="0",
+                    ALLOWED_HOSTS=hosts, **variables)
+    assert result.stdout.split() == expected, result.stderr
+
+
+def test_deploy_check_on_a_lan_warns_about_plain_http(manage):
+    result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
+                    SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="192.168.1.10")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "security.W008" in output and "security.W012" in output

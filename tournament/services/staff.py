@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournament.models import Role, StaffRole, Tournament
@@ -19,6 +21,30 @@ def _new_password() -> str:
     return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(4))
 
 
+def _clean_username(username: str | None) -> str:
+    """The user name as Django stores it, or a ServiceError saying what is wrong with it.
+
+    Django's own rule (letters, digits and @ . + - _) after the check every name passes,
+    which names an invisible or text-direction character by its code point. Django keeps
+    user names NFKC-normalised, so the lookup uses that form too ("ﬁona" is "fiona").
+    """
+    try:
+        username = clean_text(username, label="user name", max_length=150, required=True)
+    except ValueError as error:
+        raise ServiceError(str(error), field_errors={"username": [str(error)]}) from None
+    username = get_user_model().normalize_username(username)
+    if len(username) > 150:  # NFKC can lengthen a name: "ﷺ" is eighteen letters
+        message = "user name is longer than 150 characters"
+        raise ServiceError(message, field_errors={"username": [message]})
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError:
+        message = (f"user name {username!r} may only contain letters, digits "
+                   "and @ . + - _")
+        raise ServiceError(message, field_errors={"username": [message]}) from None
+    return username
+
+
 def assign_role(
     actor: Actor, tournament: Tournament, *, username: str, role: str,
     is_chief_referee: bool = False, create_account: bool = False,
@@ -26,10 +52,7 @@ def assign_role(
     """Give a user a role here (replacing any other); returns the role and, for a new
     account, its one-time password."""
     require(actor.user, tournament, Perm.MANAGE_STAFF)
-    try:
-        username = clean_text(username, label="user name", max_length=150, required=True)
-    except ValueError as error:
-        raise ServiceError(str(error)) from None
+    username = _clean_username(username)
     if role not in Role.values:
         raise ServiceError(f"unknown role {role!r}")
     if is_chief_referee and role != Role.REFEREE:

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from tournament.models import Player, Team, Tournament
+from tournament.models import Player, Round, RoundEntry, Team, Tournament
 from tournament.models.team import TEAM_CODE_PATTERN
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.pins import hash_pin
-from tournament.services.text import clean_text
+from tournament.services.text import clean_text, parse_whole_number
 
 # The fields of one team as a form or a CSV row gives them (docs/formats.md).
 TEAM_FIELDS = (
@@ -79,12 +79,13 @@ def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
         )
     seed = None
     if values.get("seed"):
-        if not values["seed"].isdigit() or int(values["seed"]) < 1:
+        seed = parse_whole_number(values["seed"])
+        if seed is None or seed < 1:
+            seed = None
             errors.setdefault("seed", []).append(
-                f"seed {values['seed']!r} is not a whole number of 1 or more"
+                f"seed {values['seed']!r} is not a whole number of 1 or more "
+                "written with the digits 0-9"
             )
-        else:
-            seed = int(values["seed"])
     if values.get("reserve_id") and not values.get("reserve"):
         errors.setdefault("reserve", []).append("a reserve federation id needs the reserve's name")
 
@@ -166,7 +167,10 @@ def _save_players(team: Team, entry: TeamEntry) -> None:
         player = stored.get(number)
         if player_entry is None:
             if player is not None:
-                player.delete()
+                try:
+                    player.delete()
+                except ProtectedError as error:
+                    raise _player_in_use(player, error.protected_objects) from None
             continue
         if player is None:
             player = Player(team=team, number=number, is_reserve=number == Player.RESERVE_NUMBER)
@@ -175,6 +179,20 @@ def _save_players(team: Team, entry: TeamEntry) -> None:
             player.name = player_entry.name
             player.federation_id = player_entry.federation_id
             player.save()
+
+
+def _player_in_use(player: Player, protected: Iterable[object]) -> ServiceError:
+    """Why the reserve, still in a line-up, cannot be removed (the rounds, in words)."""
+    rounds = sorted({entry.round for entry in protected if isinstance(entry, RoundEntry)},
+                    key=lambda r: (r.stage.order, r.number))
+    if rounds:
+        message = (f"the reserve {player.name} plays in a line-up of "
+                   f"{'; '.join(str(r) for r in rounds)} and cannot be removed")
+        if all(r.status in (Round.Status.DRAFT, Round.Status.PUBLISHED) for r in rounds):
+            message += "; change that line-up first"
+    else:
+        message = f"the reserve {player.name} is still referenced and cannot be removed"
+    return ServiceError(message, field_errors={"reserve": [message]})
 
 
 def _check_no_conflicts(tournament: Tournament, entry: TeamEntry, exclude: Team | None) -> None:

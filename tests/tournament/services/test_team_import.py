@@ -138,7 +138,7 @@ def test_duplicate_seeds_and_federation_ids_across_lines(director, tournament):
 def test_quoted_fields_spanning_lines_keep_their_starting_line(director, tournament):
     text = HEADER + 'A,"Alpha\nTeam",,,a,,b,,,\nB,Bravo,,,,,d,,,\n'
     report = run(director, tournament, text)
-    assert messages(report) == ["line 2: team name contains a control character",
+    assert messages(report) == ["line 2: team name contains a line break (U+000A)",
                                 "line 4: player 1 is empty"]
 
 
@@ -159,3 +159,16 @@ def test_the_documented_sample_file_imports(director, tournament):
     report = run(director, tournament, sample.read_bytes())
     assert report.imported and len(report.teams) == 8
     assert Team.objects.get(code="JPN").players.get(number=1).name == "佐藤健"
+
+
+def test_invisible_characters_and_odd_seeds_name_their_line(director, tournament):
+    text = (HEADER + "CHN,China,,①,张伟,,李娜,,,\n"
+            + "ITA,Ital\u200bia,,,Marco,,Giulia,,,\n"
+            + "BRA,Brasil,,,\u202eJoão,,Ana,,,\n")
+    report = run(director, tournament, text)
+    assert messages(report) == [
+        "line 2: seed '①' is not a whole number of 1 or more written with the digits 0-9",
+        "line 3: team name contains an invisible character (U+200B)",
+        "line 4: player 1 contains an invisible text-direction character (U+202E)",
+    ]
+    assert not report.imported and not Team.objects.exists()
