@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from scoring.cards import Card, parse_cards
 from scoring.errors import RuleError
+from scoring.rules import DrawRule, Rules
 
 DEALER_CARDS = 11
 NON_DEALER_CARDS = 10
@@ -52,3 +53,19 @@ class Box:
 
     def to_list(self) -> list[str]:
         return [str(card) for card in self.order()]
+
+
+def never_in_play(box: Box, rules: Rules) -> tuple[Card, ...]:
+    """Cards of the box that no play can bring into a player's hand: under the classic draw
+    rule the last two stock cards are never drawn (RULES.md §4); under the FCG rule any card
+    may be drawn."""
+    return box.stock[-2:] if rules.draw_rule == DrawRule.TWO_CARDS_LEFT else ()
+
+
+def box_conflicts(box: Box, shown: Iterable[Card | str], rules: Rules) -> list[str]:
+    """What in final hands given by a table contradicts the box they played, in words for
+    the referee (never for the table's scorer: it names cards of the box)."""
+    cards = set(parse_cards(shown))
+    return [f"{card} can never be in a player's hand: it is one of the last two stock cards "
+            "of this box, which are never drawn" for card in never_in_play(box, rules)
+            if card in cards]

@@ -44,6 +44,7 @@ def url_args(kind, tournament, make_team, superuser):
     from tournament.models import Stage
     from tournament.services import Actor
     from tournament.services.draw import generate_round
+    from tournament.services.rounds import publish_round
     from tournament.services.stages import create_stage, enter_teams
 
     if kind is None:
@@ -58,6 +59,7 @@ def url_args(kind, tournament, make_team, superuser):
     teams = [make_team(tournament), make_team(tournament)]
     enter_teams(root, stage, teams)
     round_ = generate_round(root, stage)
+    publish_round(root, round_)  # a draft is for directors only (its own test below)
     if kind == "round":
         return [round_.pk]
     if kind == "lineup":
@@ -103,6 +105,27 @@ def test_each_role_on_each_staff_page(client, tournament, make_team, people, rol
         assert response.status_code == 200
     else:
         assert response.status_code == 403
+
+
+@pytest.mark.parametrize("role", ["scorer", "referee", "chief_referee", "director"])
+@pytest.mark.parametrize("url_name", ["director:table_entry", "director:match_page",
+                                      "director:round_progress"])
+def test_a_draw_not_yet_published_is_for_directors_only(client, tournament, make_team, people,
+                                                        role, url_name):
+    from tournament.models import Stage
+    from tournament.services import Actor
+    from tournament.services.draw import generate_round
+    from tournament.services.stages import create_stage, enter_teams
+
+    root = Actor(user=people["superuser"])
+    stage = create_stage(root, tournament, name="Swiss", kind=Stage.Kind.SWISS, swiss_rounds=5)
+    enter_teams(root, stage, [make_team(tournament), make_team(tournament)])
+    round_ = generate_round(root, stage)
+    pk = {"director:table_entry": round_.tables.first().pk,
+          "director:match_page": round_.matches.first().pk}.get(url_name, round_.pk)
+    client.force_login(people[role])
+    response = client.get(reverse(url_name, args=[tournament.slug, pk]))
+    assert response.status_code == (200 if role == "director" else 404)
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -19,6 +19,7 @@ from tournament.models import (
     Table,
     TableSignature,
 )
+from tournament.selectors.visibility import ResultView
 
 
 @dataclass
@@ -27,6 +28,8 @@ class HandRow:
     dealer_seat: int
     result: HandResult | None = None
     approved: set[int] = field(default_factory=set)
+    # Entered, but not for this reader's eyes yet (selectors.visibility).
+    hidden: bool = False
 
     @property
     def version(self) -> int:
@@ -49,14 +52,18 @@ class TableSheet:
     signed: set[int]
 
     @property
+    def hides_some(self) -> bool:
+        return any(row.hidden for row in self.rows)
+
+    @property
     def totals(self) -> tuple[int, int]:
-        """Seat 1 and seat 2 points so far."""
+        """Seat 1 and seat 2 points so far (of the hands the reader may see)."""
         return (sum(r.result.seat1_points for r in self.rows if r.result),
                 sum(r.result.seat2_points for r in self.rows if r.result))
 
     @property
     def entered(self) -> int:
-        return sum(1 for r in self.rows if r.result)
+        return sum(1 for r in self.rows if r.result or r.hidden)
 
     @property
     def approved(self) -> int:
@@ -67,7 +74,9 @@ class TableSheet:
         return all(r.fully_approved for r in self.rows)
 
 
-def table_sheet(table: Table) -> TableSheet:
+def table_sheet(table: Table, view: ResultView | None = None) -> TableSheet:
+    """A table's hands with their current results and approvals; with a ``view``, the
+    results its reader may not see yet are left out (the row says it is entered)."""
     hands = table.match.hands
     current = (HandResult.objects.filter(table=table, is_current=True)
                .prefetch_related(Prefetch("approvals", queryset=Approval.objects.only(
@@ -76,6 +85,9 @@ def table_sheet(table: Table) -> TableSheet:
     rows = []
     for hand in range(1, hands + 1):
         result = by_hand.get(hand)
+        if result is not None and view is not None and not view.shows(table.pk, hand):
+            rows.append(HandRow(hand=hand, dealer_seat=seating.dealer_seat(hand), hidden=True))
+            continue
         rows.append(HandRow(hand=hand, dealer_seat=seating.dealer_seat(hand), result=result,
                             approved={a.seat for a in result.approvals.all()} if result
                             else set()))
@@ -196,3 +208,20 @@ def round_totals(round_: Round) -> dict:
             side = seating.seat_holder(position, seat).side.value
             totals[match_id, side] = totals.get((match_id, side), 0) + points
     return totals
+
+
+@dataclass(frozen=True)
+class BoxConflict:
+    table: int
+    hand: int
+    version: int
+    text: str
+
+
+def box_conflicts(round_: Round) -> list[BoxConflict]:
+    """Current results whose entered cards contradict the box: for the referee only, since
+    the text names cards of the box (one query)."""
+    rows = (HandResult.objects.filter(table__round=round_, is_current=True)
+            .exclude(box_conflict="").order_by("table__number", "hand")
+            .values_list("table__number", "hand", "version", "box_conflict"))
+    return [BoxConflict(*row) for row in rows]

@@ -15,12 +15,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scoring import seating
-from scoring.cards import parse_cards
-from scoring.deals import deal_from_text
+from scoring.box import Box, box_conflicts
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, HandScore, Party, score_hand
 from scoring.match import knockout_decided
-from scoring.rules import DrawRule
 from scoring.showdown import Showdown, settle
 from tournament.models import (
     Approval,
@@ -152,7 +150,6 @@ class CardsEntry:
 class SettledCards:
     entry: HandEntry
     showdown: Showdown
-    warnings: tuple[str, ...]
     record: dict  # what is stored with the result
 
     @property
@@ -162,10 +159,11 @@ class SettledCards:
         return text + (f"; laid off: {layoffs}" if layoffs else "")
 
 
-def settle_cards(cards: CardsEntry, rules, deal_text: str | None = None, *,
-                 claimed: str | None = None) -> SettledCards:
-    """Deadwoods, lay-offs and score from both final hands; with the box's deal known, cards
-    that cannot be in those hands are flagged."""
+def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> SettledCards:
+    """Deadwoods, lay-offs and score from both final hands, by the rules alone: real cards,
+    none twice, melds and deadwoods that agree. It never looks at the box (a reply that
+    depended on the box's cards would tell the scorer what is in it); conflicts with the box
+    are found when the result is saved and shown to the referee only."""
     if cards.declarer_seat not in (1, 2):
         raise ServiceError("choose the seat that declared: 1 or 2",
                            field_errors={"declarer_seat": ["choose seat 1 or 2"]})
@@ -184,27 +182,24 @@ def settle_cards(cards: CardsEntry, rules, deal_text: str | None = None, *,
     entry = HandEntry(outcome=showdown.declaration.value, declarer_seat=cards.declarer_seat,
                       declarer_deadwood=score.declarer_deadwood,
                       opponent_deadwood=score.opponent_deadwood)
-    shown = [str(c) for text in (cards.declarer_cards, cards.opponent_cards)
-             for c in parse_cards(text)]
-    warnings = _unreachable(set(shown), rules, deal_text) if deal_text else ()
     record = {key: value for key, value in showdown.to_dict().items()
               if key in ("declarer", "opponent", "layoffs")}
-    return SettledCards(entry=entry, showdown=showdown, warnings=warnings, record=record)
+    return SettledCards(entry=entry, showdown=showdown, record=record)
 
 
-def _unreachable(shown: set[str], rules, deal_text: str) -> tuple[str, ...]:
-    """Cards of the hands that no play of this box can bring into them."""
-    deal = deal_from_text(deal_text)
-    never_drawn = deal.stock[-2:] if rules.draw_rule == DrawRule.TWO_CARDS_LEFT else ()
-    return tuple(f"{card} is one of the last two stock cards of this box, which are never "
-                 "drawn" for card in map(str, never_drawn) if card in shown)
-
-
-def box_deal_text(table: Table, hand: int) -> str | None:
-    """The cards of the box a table plays in a hand, if the deals were made here."""
+def _box_conflict(table: Table, hand: int, cards: dict | None, rules) -> str:
+    """What the stored final hands contradict in the box the table played (for the
+    referee), or "" when there is nothing to check: no cards given, or no deal made here."""
+    if not cards:
+        return ""
     deal = Deal.objects.filter(round=table.round, hand=hand, is_current=True,
                                deal_set=deal_set_of(table.round, table.match.number)).first()
-    return deal.cards if deal else None
+    if deal is None:
+        return ""
+    shown = [card for side in ("declarer", "opponent")
+             for meld in cards[side]["melds"] for card in meld] + [
+        card for side in ("declarer", "opponent") for card in cards[side]["deadwood_cards"]]
+    return "; ".join(box_conflicts(Box.from_order(deal.cards.split()), shown, rules))
 
 
 # Recording ----------------------------------------------------------------------------------
@@ -249,7 +244,7 @@ def record_hand_result(
             if earlier.table_id != table.pk or earlier.hand != hand:
                 raise ServiceError("this form was already used for another hand; reload it")
             return earlier
-        correcting = match.signed_off_at is not None or round_.status == Round.Status.CLOSED
+        correcting = is_correction(match)
         _check_can_enter(actor, round_, correcting)
         if correcting:
             try:
@@ -276,7 +271,8 @@ def record_hand_result(
             false_knock_seat=entry.false_knock_seat,
             false_knock_deadwood=entry.false_knock_deadwood,
             seat1_points=seat1, seat2_points=seat2, explanation=score.explanation,
-            cards=cards, entered_by=actor.user, ip_address=actor.ip, device=actor.device,
+            cards=cards, box_conflict=_box_conflict(table, hand, cards, tournament.rules),
+            entered_by=actor.user, ip_address=actor.ip, device=actor.device,
             reason=reason, request_token=token,
         )
         cleared = TableSignature.objects.filter(table=table).delete()[0]
@@ -287,6 +283,19 @@ def record_hand_result(
               _describe(actor, table, hand, current, entry, score, reason, cleared),
               table=table.pk, hand=hand, version=result.version, match=match.pk)
     return result
+
+
+def is_correction(match: Match) -> bool:
+    """A change to a match that is signed off, or in a closed round: a referee's correction
+    with a reason (RULES.md §10)."""
+    return match.signed_off_at is not None or match.round.status == Round.Status.CLOSED
+
+
+def check_may_enter(actor: Actor, table: Table) -> None:
+    """Results, and previews of them, are for a round in play, or a referee's correction
+    after sign-off; nothing else (raises ServiceError or PermissionDenied)."""
+    require(actor.user, table.match.round.stage.tournament, Perm.ENTER_RESULTS)
+    _check_can_enter(actor, table.match.round, is_correction(table.match))
 
 
 def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:
@@ -470,6 +479,14 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
               f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "
               f"{away} {match.away.code})", match=match.pk)
     return match
+
+
+def note_scoring_device(actor: Actor, table: Table) -> None:
+    """A scorer's device takes a table for the round (it then sees that table's results):
+    recorded, so that one account scoring two tables of a round shows in the audit log."""
+    audit(actor, table.match.round.stage.tournament, "result.device",
+          f"{actor.name}'s device scores table {table.number} in {table.match.round}",
+          table=table.pk, match=table.match_id, device=actor.device)
 
 
 def new_request_token() -> str:

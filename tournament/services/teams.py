@@ -276,8 +276,9 @@ def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
     """
     require(actor.user, player.team.tournament, Perm.MANAGE_TEAMS)
     pin = (pin or "").strip()
-    if pin and not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ServiceError("a PIN is 4 to 8 digits", field_errors={"pin": ["4 to 8 digits"]})
+    if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+        raise ServiceError("a PIN is 4 to 8 digits 0-9",
+                           field_errors={"pin": ["4 to 8 digits 0-9"]})
     with transaction.atomic():
         player.pin_hash = hash_pin(pin) if pin else ""
         player.save(update_fields=["pin_hash"])

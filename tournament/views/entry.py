@@ -7,6 +7,7 @@ preview replaces only its own row. Every change goes through ``services.results`
 import re
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,16 +21,25 @@ from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
-from tournament.selectors.results import pin_alerts, round_progress, round_totals, table_sheet
+from tournament.selectors.results import (
+    box_conflicts,
+    pin_alerts,
+    round_progress,
+    round_totals,
+    table_sheet,
+)
+from tournament.selectors.visibility import result_view, sees_every_result
 from tournament.services import Actor, ServiceError
 from tournament.services.pins import lift_pin_lock
 from tournament.services.results import (
     StaleResult,
     add_extra_hands,
     approve_hand,
-    box_deal_text,
+    check_may_enter,
+    is_correction,
     match_totals,
     new_request_token,
+    note_scoring_device,
     record_hand_result,
     score_entry,
     settle_cards,
@@ -39,14 +49,55 @@ from tournament.services.results import (
 from tournament.views.access import staff_view
 
 
-def _table(tournament, pk, hand: int | None = None) -> Table:
+def _round_or_404(request, tournament, round_: Round) -> Round:
+    """A draw is secret until it is published, except to directors."""
+    if round_.status == Round.Status.DRAFT and not has_perm(request.user, tournament,
+                                                            Perm.MANAGE_ROUNDS):
+        raise Http404("no such round")
+    return round_
+
+
+def _table(request, tournament, pk, hand: int | None = None) -> Table:
+    """A table of the URL's tournament that this device may score (see ``_own_table``)."""
     table = get_object_or_404(
         Table.objects.select_related("match__round__stage__tournament", "match__home",
                                      "match__away"),
         pk=pk, round__stage__tournament=tournament)
+    _round_or_404(request, tournament, table.match.round)
     if hand is not None and not 1 <= hand <= table.match.hands:
         raise Http404(f"the match has hands 1 to {table.match.hands}")
+    _own_table(request, table)
     return table
+
+
+# A scorer's device scores one table per round (session: round pk → table pk): it sees that
+# table's results, and another table's result of a box only once every table that plays the
+# box has entered it (selectors.visibility). Referees and directors open any table.
+SCORING_DEVICE = "scoring_tables"
+
+
+def _own_table(request, table: Table) -> None:
+    round_ = table.match.round
+    if sees_every_result(request.user, round_):
+        return
+    bound = dict(request.session.get(SCORING_DEVICE, {}))
+    current = bound.get(str(round_.pk))
+    if current == table.pk:
+        return
+    if current is not None and HandResult.objects.filter(
+            table_id=current, entered_by=request.user).exists():
+        number = Table.objects.filter(pk=current).values_list("number", flat=True).first()
+        raise PermissionDenied(_(
+            "This device scores table %(n)s in this round, and results were entered on it "
+            "there: it cannot score another table's hands too. A referee can open any "
+            "table.") % {"n": number})
+    bound[str(round_.pk)] = table.pk
+    request.session[SCORING_DEVICE] = bound
+    note_scoring_device(Actor.from_request(request), table)
+
+
+def _own_table_id(request, round_: Round) -> int | None:
+    return request.session.get(SCORING_DEVICE, {}).get(str(round_.pk))
 
 
 def _form_for(row, data=None):
@@ -71,26 +122,30 @@ def _context(request, tournament, table, **extra):
     return {
         "tournament": tournament, "table": table, "match": table.match, "plan": plan,
         "sheet": sheet, "rows": [(row, forms[row.hand]) for row in sheet.rows],
-        "correcting": _correcting(table),
+        "correcting": is_correction(table.match), "entry_refused": _entry_refused(request, table),
         **extra,
     }
 
 
-def _correcting(table) -> bool:
-    match = table.match
-    return match.signed_off_at is not None or match.round.status == Round.Status.CLOSED
+def _entry_refused(request, table) -> str:
+    """Why this user may not enter results at this table now ("" when they may)."""
+    try:
+        check_may_enter(Actor.from_request(request), table)
+    except (ServiceError, PermissionDenied) as error:
+        return getattr(error, "message", str(error))
+    return ""
 
 
 @staff_view(Perm.ENTER_RESULTS)
 def table_entry(request, tournament, pk):
-    table = _table(tournament, pk)
+    table = _table(request, tournament, pk)
     return render(request, "entry/table.html", _context(request, tournament, table))
 
 
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_save(request, tournament, pk, hand):
-    table = _table(tournament, pk, hand)
+    table = _table(request, tournament, pk, hand)
     form = HandResultForm(request.POST, prefix=f"h{hand}")
     saved = False
     if form.is_valid():
@@ -98,11 +153,8 @@ def hand_save(request, tournament, pk, hand):
             entry, cards = form.entry(), None
             if form.cards_mode:
                 settled = settle_cards(form.cards(), tournament.rules,
-                                       box_deal_text(table, hand),
                                        claimed=form.cleaned_data["outcome"])
                 entry, cards = settled.entry, settled.record
-                for warning in settled.warnings:
-                    messages.warning(request, warning)
             record_hand_result(
                 Actor.from_request(request), table, hand, entry,
                 seen_version=form.cleaned_data["seen_version"],
@@ -117,13 +169,14 @@ def hand_save(request, tournament, pk, hand):
             saved = True
     if request.htmx:
         # Only this hand's row goes back: the rest of the screen stays as it is.
-        table = _table(tournament, table.pk)  # a correction may have cleared the sign-off
+        table = _table(request, tournament, table.pk)  # a correction clears the sign-off
         sheet = table_sheet(table)
         row = sheet.rows[hand - 1]
         return render(request, "entry/hand_row.html", {
             "tournament": tournament, "table": table, "sheet": sheet, "row": row,
             "form": _form_for(row) if saved else form, "just_saved": saved,
-            "correcting": _correcting(table),
+            "correcting": is_correction(table.match),
+            "entry_refused": _entry_refused(request, table),
         })
     if saved:
         messages.success(request, _("Hand %(hand)d saved.") % {"hand": hand})
@@ -135,17 +188,20 @@ def hand_save(request, tournament, pk, hand):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_preview(request, tournament, pk, hand):
-    """The points of the fields typed so far, before anything is saved."""
-    table = _table(tournament, pk, hand)
+    """The points of the fields typed so far, before anything is saved: by the rules alone,
+    never compared with the box (services.results.settle_cards)."""
+    table = _table(request, tournament, pk, hand)
+    refused = _entry_refused(request, table)
+    if refused:
+        return render(request, "entry/preview.html", {"error": refused})
     form = HandResultForm(request.POST, prefix=f"h{hand}")
     if not form.is_valid():
         return HttpResponse("")
     try:
         if form.cards_mode:
-            settled = settle_cards(form.cards(), tournament.rules, box_deal_text(table, hand),
+            settled = settle_cards(form.cards(), tournament.rules,
                                    claimed=form.cleaned_data["outcome"])
-            return render(request, "entry/preview.html", {
-                "summary": settled.summary, "warnings": settled.warnings})
+            return render(request, "entry/preview.html", {"summary": settled.summary})
         score = score_entry(form.entry(), tournament.rules)
     except ServiceError as error:
         return render(request, "entry/preview.html", {"error": error.message})
@@ -155,7 +211,7 @@ def hand_preview(request, tournament, pk, hand):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_approve(request, tournament, pk, hand, seat):
-    table = _table(tournament, pk, hand)
+    table = _table(request, tournament, pk, hand)
     result = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
     if result is None:
         messages.error(request, _("Hand %(hand)d has no result to approve.") % {"hand": hand})
@@ -171,7 +227,7 @@ def hand_approve(request, tournament, pk, hand, seat):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def table_sign(request, tournament, pk, seat):
-    table = _table(tournament, pk)
+    table = _table(request, tournament, pk)
     try:
         sign_table(Actor.from_request(request), table, seat, pin=request.POST.get("pin"))
     except ServiceError as error:
@@ -187,15 +243,19 @@ def match_page(request, tournament, pk):
     match = get_object_or_404(Match.objects.select_related("round__stage__tournament", "home",
                                                            "away"),
                               pk=pk, round__stage__tournament=tournament)
+    round_ = _round_or_404(request, tournament, match.round)
+    view = result_view(request.user, round_, own_table=_own_table_id(request, round_))
     plan = match_plan(match)
-    sheets = [(table, table_sheet(table.table)) for table in plan.tables]
+    sheets = [(table, table_sheet(table.table, view)) for table in plan.tables]
     may_see_history = has_perm(request.user, tournament, Perm.VIEW_AUDIT)
     history = (AuditEntry.objects.filter(tournament=tournament, data__match=match.pk)
                .order_by("created_at") if may_see_history else [])
+    may_sign_off = has_perm(request.user, tournament, Perm.SIGN_OFF)
     return render(request, "entry/match.html", {
         "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
-        "history": history, "may_sign_off": has_perm(request.user, tournament, Perm.SIGN_OFF),
-        "tied_knockout": _tied_knockout(match, sheets),
+        "history": history, "may_sign_off": may_sign_off,
+        "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
+        "tied_knockout": may_sign_off and _tied_knockout(match, sheets),
     })
 
 
@@ -241,12 +301,15 @@ def round_progress_page(request, tournament, pk):
     """Every match of the round: hands entered, awaiting approval, signatures, sign-off."""
     round_ = get_object_or_404(Round.objects.select_related("stage"), pk=pk,
                                stage__tournament=tournament)
+    _round_or_404(request, tournament, round_)
     progress = round_progress(round_)
+    referee = has_perm(request.user, tournament, Perm.SIGN_OFF)
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
     return render(request, template, {"tournament": tournament, "round": round_,
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
-                                      "may_lift_pin_locks": has_perm(request.user, tournament,
-                                                                     Perm.SIGN_OFF)})
+                                      "may_lift_pin_locks": referee,
+                                      # They name cards of the box: never for a scorer.
+                                      "box_conflicts": box_conflicts(round_) if referee else []})
 
 
 @staff_view(Perm.SIGN_OFF)

@@ -207,19 +207,30 @@ def test_cards_that_contradict_the_outcome_are_refused(tournament):
         settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules, claimed="gin")
 
 
-def test_cards_never_drawn_from_the_box_are_flagged(tournament):
+def test_cards_never_drawn_from_the_box_are_flagged_on_the_saved_result(
+        scorer, match, tournament, director_actor):
+    """The conflict is found at the save and kept for the referee; the scorer's own reply
+    (settle_cards) never depends on the box."""
     from scoring.cards import DECK
+    from tournament.models import Deal
+    from tournament.services.deals import generate_deals
 
     rest = [str(c) for c in DECK if str(c) not in (KNOCKER + " " + OPPONENT).split()]
     # A box whose last two stock cards are the knocker's 9C and TC.
     order = [*OPPONENT.split(), "AS", "2S", "3S", "7H", "7D", "7C", "JC", "4D", *rest,
              "9C", "TC"]
     assert len(order) == 52
+    generate_deals(director_actor, match.round)
+    Deal.objects.filter(round=match.round, hand=1).update(cards=" ".join(order))
     tournament.draw_rule = "two_cards_left"
-    settled = settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules, " ".join(order))
-    assert settled.warnings == (
-        "9C is one of the last two stock cards of this box, which are never drawn",
-        "TC is one of the last two stock cards of this box, which are never drawn")
+    tournament.save()
+    settled = settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules)
+    result = enter(scorer, match, 1, 1, settled.entry, cards=settled.record)
+    assert result.box_conflict == (
+        "9C can never be in a player's hand: it is one of the last two stock cards of this "
+        "box, which are never drawn; TC can never be in a player's hand: it is one of the "
+        "last two stock cards of this box, which are never drawn")
+    assert "stock" not in AuditEntry.objects.get(action="result.enter").summary
 
 
 def test_cards_are_stored_with_the_result(scorer, match, tournament):
@@ -251,7 +262,7 @@ def test_with_pins_each_player_confirms_with_their_own(scorer, match, director_a
     assert "1234" not in first.pin_hash
 
 
-@pytest.mark.parametrize("pin", ["12", "abcd", "123456789"])
+@pytest.mark.parametrize("pin", ["12", "abcd", "123456789", "٣٣٣٣", "²²²²"])
 def test_bad_pins_are_refused(director_actor, match, pin):
     from tournament.models import Player
     from tournament.services.teams import set_player_pin

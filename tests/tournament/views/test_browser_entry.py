@@ -79,7 +79,10 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
     approve_and_sign(page)
     assert page.locator(".badge", has_text="Seat 2 (").count() == 1  # both signed
 
-    page.set_viewport_size({"width": 360, "height": 740})  # a scorer's phone
+    # Table 2 has its own scorer on a phone: a device scores one table per round.
+    page.context.clear_cookies()
+    log_in(page, live_server, staff_user(tournament, Role.SCORER, username="wang"))
+    page.set_viewport_size({"width": 360, "height": 740})
     page.goto(table_url[2])
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
     for hand in range(1, 9):
