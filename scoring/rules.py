@@ -97,6 +97,38 @@ class Rules:
     def replace(self, **changes: object) -> Rules:
         return dataclasses.replace(self, **changes)
 
+    def to_dict(self) -> dict[str, object]:
+        """Every setting as plain JSON values (how a round keeps the rules it was drawn
+        under)."""
+        values: dict[str, object] = {}
+        for setting in dataclasses.fields(self):
+            value = getattr(self, setting.name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = [item.value for item in value]
+            values[setting.name] = value
+        return values
+
+    @classmethod
+    def from_dict(cls, values: dict[str, object]) -> Rules:
+        """The rules back from ``to_dict``. A setting missing from an older record takes
+        its default (what the software did before the setting existed); an unknown one is
+        an error, never silently dropped."""
+        if not isinstance(values, dict):
+            raise RuleError("rule settings must be an object of setting: value")
+        known = {setting.name for setting in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise RuleError(f"unknown rule settings: {', '.join(unknown)}")
+        values = dict(values)
+        if "tiebreaks" in values:
+            values["tiebreaks"] = tuple(values["tiebreaks"])  # type: ignore[arg-type]
+        try:
+            return cls(**values)  # type: ignore[arg-type]
+        except TypeError as error:
+            raise RuleError(f"bad rule settings: {error}") from None
+
 
 def _enum(kind: type[E], value: object, what: str) -> E:
     try:

@@ -259,3 +259,4 @@ def test_showdown_serialises():
     assert data["layoffs"][0] == {"card": "7S", "meld": ["8S", "9S", "TS"]}
     assert data["declarer"]["deadwood_cards"] == ["AH", "2C", "3D"]
     assert parse_cards(data["opponent"]["deadwood_cards"])
+

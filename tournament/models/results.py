@@ -22,6 +22,10 @@ class HandResult(models.Model):
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
                               related_name="results")
     hand = models.PositiveSmallIntegerField(_("hand"))
+    # The deal the hand was played on, when the round's deals were made here: a reserve deal
+    # that replaces it later applies to tables that have not played the hand yet.
+    deal = models.ForeignKey("tournament.Deal", on_delete=models.PROTECT, null=True,
+                             blank=True, related_name="results")
     version = models.PositiveIntegerField()
     is_current = models.BooleanField(default=True)
     # What the scorer entered (the outcome is what it turned out to be: a knock may be an

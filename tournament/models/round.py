@@ -1,10 +1,14 @@
 """Rounds, their matches, tables and where each team is in a round (RULES.md §8)."""
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from scoring.rules import Rules
 
 
 class Round(models.Model):
@@ -19,9 +23,10 @@ class Round(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
-    # Copied from the tournament when the round is made, so a later change of the setting
-    # never alters a round already drawn or played.
-    hands_per_match = models.PositiveSmallIntegerField(_("hands per match"))
+    # The rules the round is played under (``scoring.Rules.to_dict``), copied from the
+    # tournament's settings when the round is drawn: a later change of a setting applies to
+    # rounds drawn later, never to this one. Read it as ``round.rules``.
+    rule_settings = models.JSONField(_("rules of the round"))
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -38,14 +43,19 @@ class Round(models.Model):
                 condition=Q(status__in=["draft", "published", "in_play", "closed"]),
                 name="round_status_valid",
             ),
-            models.CheckConstraint(
-                condition=Q(hands_per_match__gte=1, hands_per_match__lte=64),
-                name="round_hands_range",
-            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.stage.name}, {self.label}"
+
+    @cached_property
+    def rules(self) -> Rules:
+        """The rules this round is played under (frozen when it was drawn)."""
+        return Rules.from_dict(self.rule_settings)
+
+    @property
+    def hands_per_match(self) -> int:
+        return self.rules.hands_per_match
 
     @property
     def label(self) -> str:

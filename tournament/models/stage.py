@@ -23,6 +23,10 @@ class Stage(models.Model):
         help_text=_("Swiss stage only: how many rounds the stage will have."),
     )
     third_place_match = models.BooleanField(_("third-place match"), default=False)
+    # The pairing plan stored when the stage's first round is drawn, so that later rounds
+    # follow it and a swap can rewrite it whole: the Berger table of each group, or the
+    # knockout bracket (services.draw documents the shape).
+    schedule = models.JSONField(_("schedule"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:

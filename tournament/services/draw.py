@@ -242,9 +242,10 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
             raise ServiceError(f"round {number} of {stage.name} would have no match")
         try:
             with transaction.atomic():
-                round_ = Round.objects.create(
-                    stage=stage, number=number, hands_per_match=tournament.hands_per_match
-                )
+                # The round keeps the rules it is drawn under (RULES.md: settings apply
+                # to the rounds drawn after a change, never to one already drawn).
+                round_ = Round.objects.create(stage=stage, number=number,
+                                              rule_settings=tournament.rules.to_dict())
                 _save_draw(round_, draw)
         except IntegrityError:
             raise ServiceError(
