@@ -14,6 +14,8 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib.units import mm
 
+from scoring.match import match_points
+from scoring.rules import DEFAULT_RULES, DrawRule, Rules
 from tournament.pdf.base import Document, fit_text, text_width
 from tournament.selectors.draw import MatchPlan, RoundPlan, TablePlan
 
@@ -31,14 +33,16 @@ class Scorecards(Document):
     it (or with ``blank=True``) the card is a form to fill in by hand."""
 
     def __init__(self, plan: RoundPlan | None, *, tables: list[TablePlan] | None = None,
-                 entry_url=None, blank: bool = False, hands: int = 8,
+                 entry_url=None, blank: bool = False, rules: Rules | None = None,
                  paper_name: str = "a4", title: str = ""):
         super().__init__(paper_name=paper_name, title=title or _("Scorecards"))
         self.plan = plan
         self.tables = tables if tables is not None else (plan.tables if plan else [])
         self.entry_url = entry_url
         self.blank = blank
-        self.hands = hands
+        # The legend and the number of hands follow the rules the round is played under.
+        self.rules = rules or (plan.round.rules if plan else DEFAULT_RULES)
+        self.hands = self.rules.hands_per_match
 
     def draw_pages(self) -> None:
         if self.blank:
@@ -123,9 +127,9 @@ class Scorecards(Document):
             x = m + n * third
             c.line(x, y, x + third - 8 * mm, y)
             self.text(x, y - 5 * mm, label, size=8, colour=0.4)
-        self.text(m, y - 14 * mm, _("Knock: 15 + difference · Undercut: 25 + difference · "
-                                    "Gin: 25 + opponent's deadwood · Big Gin: 35 + opponent's "
-                                    "deadwood · Draw: 0"), size=7.5, colour=0.4)
+        for n, line in enumerate(score_legend(self.rules)):
+            self.text(m, y - (14 + 4 * n) * mm, line, size=fit_text(line, 7.5, usable),
+                      colour=0.4)
 
     def _heading(self, text: str, x: float, middle: float, width: float) -> None:
         """A column heading on one line, or two when it is too wide."""
@@ -147,6 +151,29 @@ class Scorecards(Document):
                                                  size / (top - bottom), 0, 0])
         drawing.add(widget)
         renderPDF.draw(drawing, self.canvas, x, y)
+
+
+def score_legend(rules: Rules) -> list[str]:
+    """How a hand scores under these rules, in the reader's language: the lines printed
+    under a scorecard and on the result slips."""
+    lines = [_("Knock (deadwood %(limit)d or less): %(knock)d + difference · Undercut: "
+               "%(undercut)d + difference · Gin: %(gin)d + opponent's deadwood · Big Gin: "
+               "%(big)d + opponent's deadwood · Draw: 0") % {
+        "limit": rules.knock_limit, "knock": rules.knock_bonus,
+        "undercut": rules.undercut_bonus, "gin": rules.gin_bonus, "big": rules.big_gin_bonus}]
+    if rules.draw_rule == DrawRule.TWO_CARDS_LEFT:
+        lines.append(_("The last two stock cards are never drawn: the hand is a draw when "
+                       "two cards are left."))
+    else:
+        lines.append(_("The hand is a draw when the player who drew the last stock card "
+                       "discards without declaring."))
+    return lines
+
+
+def match_points_legend(rules: Rules) -> str:
+    return _("Match points: win %(win)d · tie %(tie)d · loss %(loss)d") % {
+        "win": rules.match_points_win, "tie": rules.match_points_tie,
+        "loss": rules.match_points_loss}
 
 
 class ResultSlips(Document):
@@ -186,8 +213,13 @@ class ResultSlips(Document):
         away = totals.get("away")
         result = (f"{match.home.name} {home if home is not None else '____'}  –  "
                   f"{away if away is not None else '____'} {match.away.name}")
+        rules = match.round.rules
+        if home is not None and away is not None:
+            result += "   " + _("match points %(home)d : %(away)d") % {
+                "home": match_points(home, away, rules), "away": match_points(away, home, rules)}
         self.text(m, y - 2 * mm, result, size=fit_text(result, 14, w - 2 * m, bold=True),
                   bold=True)
+        self.text(m, y - 9 * mm, match_points_legend(rules), size=8, colour=0.4)
         sig = y - 20 * mm
         self.canvas.line(m, sig, m + 70 * mm, sig)
         self.text(m, sig - 4 * mm, _("Referee"), size=8, colour=0.4)

@@ -21,16 +21,17 @@ class TeamRecord:
 
 
 def team_records(stage: Stage) -> dict[int, TeamRecord]:
-    """Every entered team's record over the official results of the stage's rounds."""
-    rules = stage.tournament.rules
+    """Every entered team's record over the official results of the stage's rounds, each
+    counted by the rules of its own round."""
+    rules = {round_.pk: round_.rules for round_ in stage.rounds.all()}
     records = {
         entry.team_id: TeamRecord(team_id=entry.team_id, position=entry.position)
         for entry in stage.entries.all()
     }
     matches = Match.objects.filter(round__stage=stage).values_list(
-        "home_id", "away_id", "home_total", "away_total", "signed_off_at"
+        "round_id", "home_id", "away_id", "home_total", "away_total", "signed_off_at"
     )
-    for home, away, home_total, away_total, signed_off_at in matches:
+    for round_id, home, away, home_total, away_total, signed_off_at in matches:
         for team, opponent, is_home in ((home, away, True), (away, home, False)):
             record = records.get(team)
             if record is None:
@@ -40,14 +41,14 @@ def team_records(stage: Stage) -> dict[int, TeamRecord]:
             if signed_off_at is None:
                 continue
             own, other = (home_total, away_total) if is_home else (away_total, home_total)
-            points = match_points(own, other, rules)
+            points = match_points(own, other, rules[round_id])
             record.match_points += points
             record.small_points += own
             record.wins += own > other
-    bye_match_points, bye_small_points = bye_result(rules)
     byes = RoundEntry.objects.filter(round__stage=stage, side=RoundEntry.Side.BYE)
-    for team in byes.values_list("team_id", flat=True):
+    for round_id, team in byes.values_list("round_id", "team_id"):
         if team in records:
+            bye_match_points, bye_small_points = bye_result(rules[round_id])
             records[team].byes += 1
             records[team].match_points += bye_match_points
             records[team].small_points += bye_small_points

@@ -44,7 +44,7 @@ def result_view(user, round_: Round, *, own_table: int | None = None) -> ResultV
     """What this user may see of the round's results (two queries for a scorer)."""
     if sees_every_result(user, round_):
         return ResultView(everything=True)
-    per_match = round_.stage.tournament.deal_scope == DealScope.MATCH
+    per_match = round_.rules.deal_scope == DealScope.MATCH
     tables = Table.objects.filter(round=round_).values_list("pk", "match__number",
                                                             "match__extra_hands")
     deal_set_of: dict[int, int] = {}

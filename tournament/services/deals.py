@@ -96,14 +96,13 @@ def set_public_value(actor: Actor, tournament: Tournament, value: str) -> DealKe
 
 def deal_sets(round_: Round) -> list[int]:
     """Deal set numbers of a round: one for the field, or one per match (setting)."""
-    scope = round_.stage.tournament.deal_scope
-    if scope == DealScope.MATCH:
+    if round_.rules.deal_scope == DealScope.MATCH:
         return list(round_.matches.order_by("number").values_list("number", flat=True))
     return [1]
 
 
 def deal_set_of(round_: Round, match_number: int) -> int:
-    return match_number if round_.stage.tournament.deal_scope == DealScope.MATCH else 1
+    return match_number if round_.rules.deal_scope == DealScope.MATCH else 1
 
 
 def generate_deals(actor: Actor, round_: Round) -> list[Deal]:

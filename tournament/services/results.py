@@ -255,7 +255,7 @@ def record_hand_result(
         if not 1 <= hand <= match.hands:
             raise ServiceError(f"hand {hand} is not in this match: it has hands 1 to "
                                f"{match.hands}", field_errors={"hand": ["no such hand"]})
-        score = score_entry(entry, tournament.rules)
+        score = score_entry(entry, round_.rules)
         if (current.version if current else 0) != seen_version:
             raise StaleResult(current)
         # The current version is always the latest: versions are never thrown away.
@@ -271,7 +271,7 @@ def record_hand_result(
             false_knock_seat=entry.false_knock_seat,
             false_knock_deadwood=entry.false_knock_deadwood,
             seat1_points=seat1, seat2_points=seat2, explanation=score.explanation,
-            cards=cards, box_conflict=_box_conflict(table, hand, cards, tournament.rules),
+            cards=cards, box_conflict=_box_conflict(table, hand, cards, round_.rules),
             entered_by=actor.user, ip_address=actor.ip, device=actor.device,
             reason=reason, request_token=token,
         )
@@ -310,15 +310,12 @@ def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:
 
 
 def _clear_sign_off(match: Match, round_: Round) -> None:
+    """A correction makes the match provisional until it is signed off again. A closed round
+    stays closed (its records stay public; the match shows "being corrected")."""
     match.signed_off_at = None
     match.signed_off_by = None
     match.home_total = match.away_total = None
     match.save(update_fields=["signed_off_at", "signed_off_by", "home_total", "away_total"])
-    if round_.status == Round.Status.CLOSED:
-        # The round is not finished while one of its matches waits for a new sign-off.
-        round_.status = Round.Status.IN_PLAY
-        round_.closed_at = None
-        round_.save(update_fields=["status", "closed_at"])
 
 
 def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
@@ -455,7 +452,7 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
                  .get(pk=match.pk))
         if match.signed_off_at is not None:
             raise ServiceError(f"match {match.number} is signed off already")
-        if match.round.status != Round.Status.IN_PLAY:
+        if match.round.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED):
             raise ServiceError(f"{match.round} is not in play")
         tables = list(match.tables.order_by("position"))
         missing = [m for table in tables for m in _missing_at(table)]
@@ -505,7 +502,9 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         round_ = match.round
         if round_.stage.kind != Stage.Kind.KNOCKOUT:
             raise ServiceError("only a knockout match is played on after a tie")
-        if round_.status != Round.Status.IN_PLAY or match.signed_off_at is not None:
+        # In play, or being corrected after its round was closed.
+        if (round_.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED)
+                or match.signed_off_at is not None):
             raise ServiceError(f"match {match.number} is not being played")
         tables = list(match.tables.all())
         entered = HandResult.objects.filter(table__match=match, is_current=True).count()
@@ -514,7 +513,7 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         home, away = match_totals(match)
         if knockout_decided(home, away):
             raise ServiceError(f"match {match.number} is not tied ({home} – {away})")
-        extra = tournament.knockout_tiebreak_hands
+        extra = round_.rules.knockout_tiebreak_hands
         match.extra_hands += extra
         match.save(update_fields=["extra_hands"])
         made = _deal_extra_hands(actor, round_, match)

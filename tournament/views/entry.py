@@ -31,6 +31,7 @@ from tournament.selectors.results import (
 from tournament.selectors.visibility import result_view, sees_every_result
 from tournament.services import Actor, ServiceError
 from tournament.services.pins import lift_pin_lock
+from tournament.services.rounds import open_matches
 from tournament.services.results import (
     StaleResult,
     add_extra_hands,
@@ -152,7 +153,7 @@ def hand_save(request, tournament, pk, hand):
         try:
             entry, cards = form.entry(), None
             if form.cards_mode:
-                settled = settle_cards(form.cards(), tournament.rules,
+                settled = settle_cards(form.cards(), table.match.round.rules,
                                        claimed=form.cleaned_data["outcome"])
                 entry, cards = settled.entry, settled.record
             record_hand_result(
@@ -199,10 +200,10 @@ def hand_preview(request, tournament, pk, hand):
         return HttpResponse("")
     try:
         if form.cards_mode:
-            settled = settle_cards(form.cards(), tournament.rules,
+            settled = settle_cards(form.cards(), table.match.round.rules,
                                    claimed=form.cleaned_data["outcome"])
             return render(request, "entry/preview.html", {"summary": settled.summary})
-        score = score_entry(form.entry(), tournament.rules)
+        score = score_entry(form.entry(), table.match.round.rules)
     except ServiceError as error:
         return render(request, "entry/preview.html", {"error": error.message})
     return render(request, "entry/preview.html", {"summary": score.explanation})
@@ -304,9 +305,14 @@ def round_progress_page(request, tournament, pk):
     _round_or_404(request, tournament, round_)
     progress = round_progress(round_)
     referee = has_perm(request.user, tournament, Perm.SIGN_OFF)
+    # A director is offered to close the round once every match is decided.
+    may_close = (round_.status == Round.Status.IN_PLAY
+                 and has_perm(request.user, tournament, Perm.MANAGE_ROUNDS)
+                 and not open_matches(round_))
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
     return render(request, template, {"tournament": tournament, "round": round_,
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
+                                      "may_close": may_close,
                                       "may_lift_pin_locks": referee,
                                       # They name cards of the box: never for a scorer.
                                       "box_conflicts": box_conflicts(round_) if referee else []})
@@ -352,8 +358,7 @@ def round_scorecards(request, tournament, pk, kind):
         document = Scorecards(plan, entry_url=entry_url, paper_name=paper_name,
                               title=_("Scorecards — %(round)s") % {"round": round_})
     elif kind == "blank-scorecard":
-        document = Scorecards(plan, blank=True, hands=round_.hands_per_match,
-                              paper_name=paper_name)
+        document = Scorecards(plan, blank=True, paper_name=paper_name)
     elif kind == "result-slips":
         totals = round_totals(round_)
         slips = []

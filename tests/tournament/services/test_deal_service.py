@@ -41,12 +41,26 @@ def test_deals_are_the_documented_construction(director_actor, round_, tournamen
     assert AuditEntry.objects.filter(action="deals.generate").exists()
 
 
-def test_one_deal_set_per_match_when_the_setting_says_so(director_actor, round_, tournament):
+def test_one_deal_set_per_match_when_the_setting_says_so(director_actor, tournament, teams):
     tournament.deal_scope = "match"
     tournament.save()
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=5)
+    enter_teams(director_actor, stage, teams(6))
+    round_ = generate_round(director_actor, stage)
     generate_deals(director_actor, round_)
     assert Deal.objects.filter(round=round_).count() == 3 * 8
     assert len(set(Deal.objects.values_list("cards", flat=True))) == 24
+
+
+def test_a_round_is_dealt_under_the_rules_it_was_drawn_with(director_actor, round_,
+                                                             tournament):
+    """The setting changed after the draw: the drawn round keeps its own copy."""
+    tournament.deal_scope = "match"
+    tournament.hands_per_match = 4
+    tournament.save()
+    generate_deals(director_actor, round_)
+    assert Deal.objects.filter(round=round_).count() == 8  # one set for the field, 8 hands
 
 
 def test_deals_are_made_once(director_actor, round_):

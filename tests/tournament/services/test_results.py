@@ -222,8 +222,9 @@ def test_cards_never_drawn_from_the_box_are_flagged_on_the_saved_result(
     assert len(order) == 52
     generate_deals(director_actor, match.round)
     Deal.objects.filter(round=match.round, hand=1).update(cards=" ".join(order))
-    tournament.draw_rule = "two_cards_left"
-    tournament.save()
+    # A round drawn under the classic draw rule.
+    Round.objects.filter(pk=match.round_id).update(
+        rule_settings={**match.round.rule_settings, "draw_rule": "two_cards_left"})
     settled = settle_cards(CardsEntry(1, KNOCKER, OPPONENT), tournament.rules)
     result = enter(scorer, match, 1, 1, settled.entry, cards=settled.record)
     assert result.box_conflict == (
@@ -337,3 +338,28 @@ def test_a_decided_match_does_not_play_on(scorer, referee, knockout_match):
                   KNOCK_4_VS_12 if position == 1 else HandEntry("draw"))
     with pytest.raises(ServiceError, match="not tied"):
         add_extra_hands(referee, match)
+
+
+def test_a_correction_after_the_close_keeps_the_round_closed(scorer, referee, match,
+                                                             director_actor):
+    from tournament.services.rounds import close_round
+
+    play_whole_match(scorer, match)
+    sign_off_match(referee, match)
+    close_round(director_actor, match.round)
+    enter(referee, match, 1, 3, HandEntry("draw"), seen=1, reason="wrong table's slip")
+    match.refresh_from_db()
+    round_ = Round.objects.get(pk=match.round_id)
+    assert round_.status == Round.Status.CLOSED and round_.closed_at is not None
+    assert match.signed_off_at is None  # provisional: being corrected
+    with pytest.raises(ServiceError, match="only a referee"):
+        enter(scorer, match, 1, 4, HandEntry("draw"), seen=1)
+    result = HandResult.objects.get(table__match=match, table__position=1, hand=3,
+                                    is_current=True)
+    approve_hand(referee, result, 1)
+    approve_hand(referee, result, 2)
+    for seat in (1, 2):
+        sign_table(referee, table(match, 1), seat)
+    signed = sign_off_match(referee, match)
+    # Home won 7 hands at table 1 and lost all 8 at table 2 (RULES.md §8 seating).
+    assert signed.signed_off_at is not None and signed.home_total == 23 * 7 - 23 * 8

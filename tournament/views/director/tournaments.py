@@ -5,17 +5,26 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from tournament.forms import (
     TournamentForm,
 )
-from tournament.models import Round
+from tournament.models import Round, Tournament
 from tournament.permissions import Perm, can_create_tournament, staff_tournaments
+from tournament.selectors.rules import rules_in_use
 from tournament.services import Actor, ServiceError
-from tournament.services.tournaments import create_tournament, update_tournament
+from tournament.services.tournaments import (
+    create_tournament,
+    open_to_public,
+    update_tournament,
+)
 from tournament.tables import TournamentTable
 from tournament.views.access import staff_view
+from tournament.views.director.next_steps import next_steps
 
 
 @login_required
@@ -52,7 +61,27 @@ def dashboard(request, tournament):
     in_play = (Round.objects.filter(stage__tournament=tournament, status=Round.Status.IN_PLAY)
                .select_related("stage").order_by("stage__order", "number"))
     return render(request, "director/dashboard.html", {
-        "tournament": tournament, "rounds_in_play": in_play, **counts})
+        "tournament": tournament, "rounds_in_play": in_play, **counts,
+        "steps": next_steps(tournament, request.tournament_perms)})
+
+
+@staff_view(Perm.EDIT_TOURNAMENT)
+@require_POST
+def tournament_open(request, tournament):
+    """One click from Set-up to Running: the public pages open."""
+    try:
+        open_to_public(Actor.from_request(request), tournament)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The public pages are open: anyone can see the draws."))
+    # Back to the page the button was on, if it is one of this tournament's staff pages.
+    back = request.POST.get("next", "")
+    prefix = reverse("director:dashboard", args=[tournament.slug])
+    if back.startswith(prefix) and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return redirect(back)
+    return redirect("director:dashboard", tournament.slug)
 
 
 @staff_view(Perm.EDIT_TOURNAMENT)
@@ -70,4 +99,5 @@ def tournament_edit(request, tournament):
             return redirect("director:dashboard", tournament.slug)
     return render(request, "director/tournament_form.html", {
         "form": form, "tournament": tournament, "creating": False,
+        "rules_in_use": rules_in_use(tournament),
     })
