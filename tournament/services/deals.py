@@ -144,7 +144,9 @@ def _place(round_: Round, deal_set: int, hand: int, reserve: int = 0) -> dealing
 
 
 def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
-    """A reserve deal for a compromised one (a leak, a mis-packed box), with the reason."""
+    """A reserve deal for a compromised one (a leak, a mis-packed box), with the reason. It
+    applies to the tables that have no result for that hand yet: a result already entered
+    keeps the deal it was played on."""
     round_ = deal.round
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.VIEW_DEALS)
@@ -168,9 +170,14 @@ def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
         old.save(update_fields=["is_current", "replaced_reason", "replaced_at"])
         new, = _deals(old.round, key, [_place(old.round, old.deal_set, old.hand, reserve)])
         new.save()
+        # Tables that played the hand keep their results on the old deal; the reserve deal
+        # is for the tables still to play it.
+        played = old.results.values("table_id").distinct().count()
         audit(actor, tournament, "deals.replace",
               f"{actor.name} replaced hand {old.hand} of set {old.deal_set} in {old.round} "
-              f"with reserve deal {reserve} (deal key {key.number}); reason: {reason}",
+              f"with reserve deal {reserve} (deal key {key.number}); reason: {reason}"
+              + (f"; {played} table(s) had played the old deal and keep their results on it"
+                 if played else ""),
               round=old.round_id, key=key.number)
     return new
 

@@ -187,14 +187,21 @@ def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> Set
     return SettledCards(entry=entry, showdown=showdown, record=record)
 
 
-def _box_conflict(table: Table, hand: int, cards: dict | None, rules) -> str:
+def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | None:
+    """The deal a table played a hand on: the one its first result recorded (a later
+    version is the same play, corrected), else the deal current for its set and hand now.
+    None when the round's deals were not made here."""
+    if current is not None:
+        return current.deal
+    return Deal.objects.filter(round=table.match.round, hand=hand, is_current=True,
+                               deal_set=deal_set_of(table.match.round, table.match.number)
+                               ).first()
+
+
+def _box_conflict(deal: Deal | None, cards: dict | None, rules) -> str:
     """What the stored final hands contradict in the box the table played (for the
     referee), or "" when there is nothing to check: no cards given, or no deal made here."""
-    if not cards:
-        return ""
-    deal = Deal.objects.filter(round=table.round, hand=hand, is_current=True,
-                               deal_set=deal_set_of(table.round, table.match.number)).first()
-    if deal is None:
+    if not cards or deal is None:
         return ""
     shown = [card for side in ("declarer", "opponent")
              for meld in cards[side]["melds"] for card in meld] + [
@@ -264,14 +271,15 @@ def record_hand_result(
             current.is_current = False
             current.save(update_fields=["is_current"])
         seat1, seat2 = seat_points(score, entry.declarer_seat)
+        deal = played_deal(table, hand, current)
         result = HandResult.objects.create(
-            table=table, hand=hand, version=version, outcome=score.outcome.value,
+            table=table, hand=hand, deal=deal, version=version, outcome=score.outcome.value,
             declarer_seat=entry.declarer_seat,
             declarer_deadwood=score.declarer_deadwood, opponent_deadwood=score.opponent_deadwood,
             false_knock_seat=entry.false_knock_seat,
             false_knock_deadwood=entry.false_knock_deadwood,
             seat1_points=seat1, seat2_points=seat2, explanation=score.explanation,
-            cards=cards, box_conflict=_box_conflict(table, hand, cards, round_.rules),
+            cards=cards, box_conflict=_box_conflict(deal, cards, round_.rules),
             entered_by=actor.user, ip_address=actor.ip, device=actor.device,
             reason=reason, request_token=token,
         )

@@ -9,7 +9,6 @@ from scoring.deals import deal_from_text
 from tournament.models import DealKey, HandResult, Round, Tournament
 from tournament.selectors.draw import SeatPlan, round_plan
 from tournament.selectors.keys import deal_keys
-from tournament.services.deals import deal_set_of
 from tournament.tables import TeamTable
 from tournament.views.access import public_tournament
 from tournament.views.listing import show_table
@@ -78,20 +77,20 @@ def hand_records(request, slug, pk):
                                pk=pk, stage__tournament=tournament, status=Round.Status.CLOSED)
     plan = round_plan(round_)
     tables = {t.number: t for t in plan.tables}
-    played: dict[tuple[int, int], list] = {}
+    # Each result counts on the deal it was played on (a reserve deal replaces one only for
+    # the tables that had not played it yet).
+    played: dict[int | None, list] = {}
     results = HandResult.objects.filter(table__round=round_, is_current=True).select_related(
         "table")
     for result in sorted(results, key=lambda r: (r.hand, r.table.number)):
         table = tables[result.table.number]
-        key = (deal_set_of(round_, table.match.number), result.hand)
         dealer, non_dealer = table.dealer(result.hand), table.non_dealer(result.hand)
-        played.setdefault(key, []).append(PlayedHand(
+        played.setdefault(result.deal_id, []).append(PlayedHand(
             table=table.number, dealer=dealer, non_dealer=non_dealer,
             dealer_points=result.points(dealer.seat),
             non_dealer_points=result.points(non_dealer.seat),
             explanation=result.explanation))
-    deals = [(deal, deal_from_text(deal.cards),
-              played.get((deal.deal_set, deal.hand), []) if deal.is_current else [])
+    deals = [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
              for deal in round_.deals.order_by("deal_set", "hand", "reserve")]
     return render(request, "public/hand_records.html", {
         "tournament": tournament, "round": round_, "deals": deals,

@@ -134,3 +134,29 @@ def test_revealed_key_recreates_every_deal_on_the_command_line(director_actor, r
     assert len(printed) == len(stored) == 8
     for record, deal in zip(printed, stored, strict=True):
         assert " ".join(record["dealer"] + record["non_dealer"] + record["stock"]) == deal.cards
+
+
+def test_results_keep_the_deal_they_were_played_on(director_actor, round_, tournament):
+    """A reserve deal replaces a box only for the tables still to play it (issue 10)."""
+    import uuid
+
+    from tournament.services.results import HandEntry, record_hand_result
+    from tournament.services.rounds import publish_round, start_round
+
+    generate_deals(director_actor, round_)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    first, second = round_.tables.order_by("number")[:2]
+
+    def enter(table, seen=0):
+        return record_hand_result(director_actor, table, 5, HandEntry("knock", 1, 4, 12),
+                                  seen_version=seen, request_token=uuid.uuid4())
+
+    played = enter(first)
+    old = Deal.objects.get(round=round_, hand=5, is_current=True)
+    assert played.deal == old
+    new = replace_deal(director_actor, old, "box 5 seen by a kibitzer at table 2")
+    assert enter(second).deal == new  # table 2 plays the reserve deal
+    assert enter(first, seen=1).deal == old  # table 1's correction stays on its deal
+    assert "1 table(s) had played the old deal" in AuditEntry.objects.get(
+        action="deals.replace").summary

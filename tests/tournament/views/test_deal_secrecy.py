@@ -228,3 +228,26 @@ def test_the_check_page_lists_every_key_with_a_pinned_query_count(
     assert first.key_hex in page and "--stage 1 --round 1 --hands 8" in page
     assert second.commitment in page and second.key_hex not in page
     assert "Final · Round 1" in page
+
+
+def test_hand_records_put_each_result_under_the_deal_it_was_played_on(
+        client, tournament, open_round, director_actor, finish_round):
+    import uuid
+
+    from tournament.services.deals import replace_deal
+    from tournament.services.results import HandEntry, record_hand_result
+
+    round_, _values = open_round
+    one, two = round_.tables.order_by("number")[:2]
+    record_hand_result(director_actor, one, 1, HandEntry("knock", 1, 4, 12),
+                       seen_version=0, request_token=uuid.uuid4())
+    replace_deal(director_actor, Deal.objects.get(round=round_, hand=1), "box dropped")
+    record_hand_result(director_actor, two, 1, HandEntry("gin", 2, None, 30),
+                       seen_version=0, request_token=uuid.uuid4())
+    finish_round(round_)
+    page = client.get(reverse("public:hand_records", args=[tournament.slug, round_.pk]))
+    sections = page.content.decode().split('<section class="card hand-record')
+    old = next(s for s in sections if "the tables below had played it already" in s)
+    new = next(s for s in sections if "reserve deal 1" in s)
+    assert "Knock 4 vs 12" in old and "Gin" not in old
+    assert "Gin vs 30" in new and "Knock 4 vs 12" not in new
