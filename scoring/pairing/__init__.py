@@ -12,17 +12,29 @@ from scoring.pairing.knockout import (
     seeded_bracket,
     third_place_match,
 )
+from scoring.pairing.schedule import (
+    SwapConflict,
+    round_robin,
+    swap_conflicts,
+    swap_in_bracket,
+    swap_in_schedule,
+)
 from scoring.pairing.swiss import SwissPairing, SwissTeam, swiss_pairing
 
 __all__ = [
+    "SwapConflict",
     "SwissPairing",
     "SwissTeam",
     "berger_rounds",
     "bracket_order",
     "cross_groups",
     "next_round",
+    "round_robin",
     "seeded_bracket",
     "snake_groups",
+    "swap_conflicts",
+    "swap_in_bracket",
+    "swap_in_schedule",
     "swiss_pairing",
     "third_place_match",
 ]

@@ -3,6 +3,28 @@
 The pairing rules themselves are pure functions in ``scoring.pairing``; this module gathers
 what they need from the database, saves their answer in one transaction, and lets a
 director swap two teams by hand with every consequence spelt out first.
+
+**The schedule** (``Stage.schedule``). A group stage and a knockout keep their pairing plan
+on the stage, stored under the stage's row lock when a round is drawn and the stage has
+none yet (its first round, or a stage drawn before schedules were stored: then it is
+derived from the teams' numbers, as the draw always was). Later rounds are drawn from it,
+and a swap rewrites it, so a swap in round 1 carries into every later round. Teams are
+team ids, never positions; a bye is ``null``::
+
+    {"kind": "groups",
+     "groups": {"<group id>": [[[home_id, away_id_or_null], ...],   # round 1, board order
+                               ...]},                              # one list per round
+     "swaps": [{"round": 2, "group": "<group id>", "teams": [a_id, b_id]}, ...]}
+
+    {"kind": "knockout",
+     "bracket": [[home_id, away_id_or_null], ...],                  # round 1, bracket order
+     "swaps": [{"round": 1, "teams": [a_id, b_id]}, ...]}
+
+``swaps`` lists the swaps made so far in the order they were made: drawing round n again
+after it was undone first reverts the swaps made in round n or later (a swap is its own
+inverse), so undoing a round undoes its swaps too. A Swiss stage has no schedule (each
+round is paired from the standings). Entering or allotting a stage's teams, which is only
+possible while it has no round, clears the schedule.
 """
 
 from __future__ import annotations
@@ -15,10 +37,14 @@ from django.db import IntegrityError, transaction
 from scoring.errors import RuleError
 from scoring.match import knockout_decided
 from scoring.pairing import (
+    SwapConflict,
     SwissTeam,
-    berger_rounds,
     next_round,
+    round_robin,
     seeded_bracket,
+    swap_conflicts,
+    swap_in_bracket,
+    swap_in_schedule,
     swiss_pairing,
     third_place_match,
 )
@@ -51,27 +77,139 @@ class Draw:
 
     pairings: list[Pairing] = field(default_factory=list)
     byes: list[Team] = field(default_factory=list)
+    # What drawing the round did besides pairing, for the audit log.
+    notes: list[str] = field(default_factory=list)
+
+
+# The schedule of a group stage or a knockout ---------------------------------------------
+
+Boards = list[tuple[int, int | None]]
+
+
+def _derived_schedule(stage: Stage) -> dict | None:
+    """The schedule from the teams' numbers: each group's Berger table, the seeded bracket."""
+    if stage.kind == Stage.Kind.GROUPS:
+        members: dict[str, list[int]] = {}
+        for group_id, team_id in stage.entries.order_by(
+                "group__order", "position").values_list("group_id", "team_id"):
+            members.setdefault(str(group_id), []).append(team_id)
+        try:
+            groups = {group: [[list(board) for board in boards] for boards in round_robin(ids)]
+                      for group, ids in members.items()}
+        except RuleError as error:
+            raise ServiceError(str(error)) from None
+        return {"kind": "groups", "swaps": [], "groups": groups}
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        seeds = list(stage.entries.order_by("position").values_list("team_id", flat=True))
+        try:
+            bracket = seeded_bracket(seeds)
+        except RuleError as error:
+            raise ServiceError(str(error)) from None
+        return {"kind": "knockout", "swaps": [], "bracket": [list(b) for b in bracket]}
+    return None
+
+
+def _scheduled_teams(schedule: dict) -> dict[int, str | None] | None:
+    """Each team of a stored schedule with its group id (None in a knockout), or None
+    when the schedule is not of a shape this module writes."""
+    try:
+        if schedule["kind"] == Stage.Kind.GROUPS:
+            boards = [(group, board) for group, rounds in schedule["groups"].items()
+                      for round_boards in rounds for board in round_boards]
+        elif schedule["kind"] == Stage.Kind.KNOCKOUT:
+            boards = [(None, board) for board in schedule["bracket"]]
+        else:
+            return None
+        if any(len(board) != 2 for _group, board in boards):
+            return None
+        return {team: group for group, board in boards for team in board if team is not None}
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def _schedule(stage: Stage, *, store: bool) -> dict | None:
+    """The stage's schedule; derived from the teams' numbers when it has none yet (and then
+    stored if ``store``, which needs the stage's row lock). None for a Swiss stage."""
+    if stage.kind == Stage.Kind.SWISS:
+        return None
+    schedule = stage.schedule
+    if schedule is not None:
+        entered = {team: None if group is None else str(group)
+                   for team, group in stage.entries.values_list("team_id", "group_id")}
+        if schedule.get("kind") != stage.kind or _scheduled_teams(schedule) != entered:
+            if stage.rounds.exists():
+                raise ServiceError(
+                    f"the stored schedule of {stage.name} does not match its teams; undo "
+                    "its rounds and draw again")
+            schedule = None
+    if schedule is None:
+        schedule = _derived_schedule(stage)
+        if store:
+            stage.schedule = schedule
+            stage.save(update_fields=["schedule"])
+    return schedule
+
+
+def _apply_swap(schedule: dict, swap: dict) -> dict:
+    """The schedule with one swap made (or, made again, undone)."""
+    a, b = swap["teams"]
+    try:
+        if schedule["kind"] == Stage.Kind.GROUPS:
+            rounds = [[tuple(board) for board in boards]
+                      for boards in schedule["groups"][swap["group"]]]
+            swapped = swap_in_schedule(rounds, swap["round"], a, b)
+            groups = {**schedule["groups"],
+                      swap["group"]: [[list(board) for board in boards] for boards in swapped]}
+            return {**schedule, "groups": groups}
+        bracket = swap_in_bracket([tuple(board) for board in schedule["bracket"]], a, b)
+        return {**schedule, "bracket": [list(board) for board in bracket]}
+    except RuleError as error:
+        raise ServiceError(f"the schedule cannot take this swap: {error}") from None
+
+
+def _schedule_for_round(stage: Stage, number: int, draw: Draw) -> dict:
+    """The schedule to draw round ``number`` from, stored: the swaps of rounds that were
+    undone (round ``number`` or later) are reverted first. Needs the stage's row lock."""
+    schedule = _schedule(stage, store=True)
+    swaps = schedule.get("swaps", [])
+    undone = [swap for swap in swaps if swap["round"] >= number]
+    if undone:
+        for swap in reversed(undone):
+            schedule = _apply_swap(schedule, swap)
+        schedule["swaps"] = [swap for swap in swaps if swap["round"] < number]
+        stage.schedule = schedule
+        stage.save(update_fields=["schedule"])
+        codes = dict(Team.objects.filter(
+            pk__in=[t for swap in undone for t in swap["teams"]]).values_list("pk", "code"))
+        draw.notes.append("swaps of an undone round reverted: " + ", ".join(
+            f"{codes.get(a, a)} and {codes.get(b, b)}" for a, b in
+            (swap["teams"] for swap in undone)))
+    return schedule
+
+
+def _boards(rows: list) -> Boards:
+    return [(home, away) for home, away in rows]
 
 
 # Pairing per kind of stage ------------------------------------------------------------
 
 def _draw_groups(stage: Stage, number: int) -> Draw:
     draw = Draw()
-    entries = stage.entries.select_related("team", "group").order_by("group__order", "position")
-    by_group: dict[Group, list[Team]] = {}
-    for entry in entries:
-        by_group.setdefault(entry.group, []).append(entry.team)
+    schedule = _schedule_for_round(stage, number, draw)
+    teams = Team.objects.in_bulk(list(_scheduled_teams(schedule)))
     last_round = 0
-    for group, teams in by_group.items():
-        schedule = berger_rounds(len(teams))
-        last_round = max(last_round, len(schedule))
-        if number > len(schedule):
+    for group in stage.groups.order_by("order"):
+        rounds = schedule["groups"].get(str(group.pk))
+        if rounds is None:
+            continue  # a group without teams
+        last_round = max(last_round, len(rounds))
+        if number > len(rounds):
             continue  # a smaller group has finished its round robin
-        for home, away in schedule[number - 1]:
+        for home, away in _boards(rounds[number - 1]):
             if away is None:
-                draw.byes.append(teams[home - 1])
+                draw.byes.append(teams[home])
             else:
-                draw.pairings.append(Pairing(teams[home - 1], teams[away - 1], group))
+                draw.pairings.append(Pairing(teams[home], teams[away], group))
     if number > last_round:
         raise ServiceError(
             f"{stage.name} is complete: its round robin has {last_round} round(s)"
@@ -100,13 +238,12 @@ def _draw_swiss(stage: Stage, number: int) -> Draw:
 
 
 def _draw_knockout(stage: Stage, number: int) -> Draw:
-    seeds = [e.team for e in stage.entries.select_related("team").order_by("position")]
-    try:
-        bracket = seeded_bracket(seeds)
-    except RuleError as error:
-        raise ServiceError(str(error)) from None
+    draw = Draw()
+    schedule = _schedule_for_round(stage, number, draw)
+    teams = Team.objects.in_bulk(list(_scheduled_teams(schedule)))
+    bracket = [(teams[home], None if away is None else teams[away])
+               for home, away in _boards(schedule["bracket"])]
     if number == 1:
-        draw = Draw()
         for home, away in bracket:
             if away is None:
                 draw.byes.append(home)
@@ -131,7 +268,7 @@ def _draw_knockout(stage: Stage, number: int) -> Draw:
         pairs = next_round(results)
     except RuleError as error:
         raise ServiceError(str(error)) from None
-    draw = Draw(pairings=[Pairing(home, away) for home, away in pairs])
+    draw.pairings = [Pairing(home, away) for home, away in pairs]
     if len(results) == 2 and stage.third_place_match and all(loser for _w, loser in results):
         draw.pairings.append(Pairing(*third_place_match(results)))
     return draw
@@ -253,7 +390,8 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
             ) from None
         audit(actor, tournament, "round.generate",
               f"{actor.name} drew {round_}: {len(draw.pairings)} matches"
-              + (", bye: " + ", ".join(t.code for t in draw.byes) if draw.byes else ""),
+              + (", bye: " + ", ".join(t.code for t in draw.byes) if draw.byes else "")
+              + "".join(f"; {note}" for note in draw.notes),
               round=round_.pk)
     return round_
 
@@ -315,15 +453,19 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
         return SwapCheck(tuple(errors), tuple(warnings))
 
     new_opponents = {team_a: b.opponent, team_b: a.opponent}
-    met = _met_before(round_)
-    for team, opponent in new_opponents.items():
-        if opponent is not None and frozenset((team.pk, opponent.pk)) in met:
-            errors.append(f"{team.code} has already met {opponent.code} in {stage.name}")
+    if stage.kind != Stage.Kind.GROUPS:
+        # A group stage checks its whole round robin instead, rematches included.
+        met = _met_before(round_)
+        for team, opponent in new_opponents.items():
+            if opponent is not None and frozenset((team.pk, opponent.pk)) in met:
+                errors.append(f"{team.code} has already met {opponent.code} in {stage.name}")
     if stage.kind == Stage.Kind.GROUPS:
         groups = {t: _stage_entry(stage, t).group for t in (team_a, team_b)}
         if groups[team_a] != groups[team_b]:
             errors.append(f"{team_a.code} is in {groups[team_a]} and {team_b.code} in "
                           f"{groups[team_b]}; a group stage pairs teams of one group only")
+        else:
+            errors.extend(_round_robin_errors(round_, groups[team_a], team_a, team_b))
     elif stage.kind == Stage.Kind.KNOCKOUT:
         if round_.number > 1:
             errors.append("winners advance in a knockout: only the first round's seeded "
@@ -344,6 +486,42 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
     return SwapCheck(tuple(errors), tuple(warnings))
 
 
+def _round_robin_errors(round_: Round, group: Group, team_a: Team, team_b: Team) -> list[str]:
+    """Why exchanging two teams of a group in this round and every later one would make a
+    pair of the group meet twice or never (nothing when they change sides in a match)."""
+    stage = round_.stage
+    try:
+        schedule = _schedule(stage, store=False)
+    except ServiceError as error:
+        return [error.message]
+    rounds = [_boards(boards) for boards in schedule["groups"].get(str(group.pk), [])]
+    number = round_.number
+    if number > len(rounds):
+        return [f"{group} of {stage.name} has finished its round robin"]
+    if {(team_a.pk, team_b.pk), (team_b.pk, team_a.pk)} & set(rounds[number - 1]):
+        return []
+    members = list(stage.entries.filter(group=group).values_list("team_id", flat=True))
+    earlier = {"round__stage": stage, "round__number__lt": number}
+    played: list[tuple[int, int | None]] = list(
+        Match.objects.filter(home__in=members, **earlier).values_list("home_id", "away_id"))
+    played += [(team, None) for team in RoundEntry.objects.filter(
+        team__in=members, side=RoundEntry.Side.BYE, **earlier).values_list("team_id", flat=True)]
+    conflicts = swap_conflicts(played, rounds[number - 1:], team_a.pk, team_b.pk,
+                               first_round=number)
+    codes = dict(Team.objects.filter(pk__in=members).values_list("pk", "code"))
+    return [_conflict_message(conflict, codes) for conflict in conflicts]
+
+
+def _conflict_message(conflict: SwapConflict[int], codes: dict[int, str]) -> str:
+    met, unmet = codes[conflict.met], codes[conflict.unmet]
+    if conflict.other is None:
+        return (f"{met} has had its bye and {unmet} has not: after the swap {met} would "
+                f"have a second bye in round {conflict.again_in} and {unmet} none")
+    other = codes[conflict.other]
+    return (f"{other} has met {met} already and {unmet} has not: after the swap {other} "
+            f"would meet {met} again in round {conflict.again_in} and {unmet} never")
+
+
 def _met_before(round_: Round) -> set[frozenset[int]]:
     pairs = Match.objects.filter(round__stage=round_.stage, round__number__lt=round_.number)
     return {frozenset(p) for p in pairs.values_list("home_id", "away_id")}
@@ -355,6 +533,8 @@ def swap_teams(actor: Actor, round_: Round, team_a: Team, team_b: Team,
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
+        # The stage first, as when a round is drawn: the swap rewrites its schedule.
+        Stage.objects.select_for_update().filter(pk=round_.stage_id).first()
         round_ = Round.objects.select_for_update().select_related("stage__tournament").get(
             pk=round_.pk)
         check = check_swap(round_, team_a, team_b)
@@ -365,11 +545,36 @@ def swap_teams(actor: Actor, round_: Round, team_a: Team, team_b: Team,
         places = _places(round_)
         a, b = places[team_a.pk], places[team_b.pk]
         _rebuild(round_, a, b, team_a, team_b)
+        follows = _swap_in_stored_schedule(round_, team_a, team_b)
         audit(actor, tournament, "round.swap",
               f"{actor.name} swapped {team_a.code} and {team_b.code} in {round_}"
+              + (f" ({follows})" if follows else "")
               + (" despite: " + "; ".join(check.warnings) if check.warnings else ""),
               round=round_.pk, teams=[team_a.pk, team_b.pk])
     return check
+
+
+def _swap_in_stored_schedule(round_: Round, team_a: Team, team_b: Team) -> str:
+    """Rewrite the stage's schedule the way the round was changed: a group's remaining
+    rounds or the knockout bracket; say what follows. Needs the stage's row lock."""
+    stage = round_.stage
+    schedule = _schedule(stage, store=False)
+    if schedule is None:
+        return ""  # a Swiss stage pairs each round from the standings
+    swap: dict = {"round": round_.number, "teams": [team_a.pk, team_b.pk]}
+    if stage.kind == Stage.Kind.GROUPS:
+        group = _stage_entry(stage, team_a).group
+        swap["group"] = str(group.pk)
+    swapped = _apply_swap(schedule, swap)
+    swapped["swaps"] = [*schedule.get("swaps", []), swap]
+    stage.schedule = swapped
+    stage.save(update_fields=["schedule"])
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        return "the bracket follows"
+    later = slice(round_.number, None)
+    if swapped["groups"][swap["group"]][later] == schedule["groups"][swap["group"]][later]:
+        return ""  # two opponents changed sides: nothing later moves
+    return f"the later rounds of {group} follow"
 
 
 def _rebuild(round_: Round, a: _Place, b: _Place, team_a: Team, team_b: Team) -> None:

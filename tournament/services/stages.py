@@ -61,6 +61,13 @@ def _check_can_change_entries(stage: Stage) -> None:
         )
 
 
+def _forget_schedule(stage: Stage) -> None:
+    """New teams, new schedule: the next draw makes it from their numbers."""
+    if stage.schedule is not None:
+        stage.schedule = None
+        stage.save(update_fields=["schedule"])
+
+
 def _resolve_teams(stage: Stage, teams: Sequence[Team | int]) -> list[Team]:
     ids = [t.pk if isinstance(t, Team) else int(t) for t in teams]
     if len(set(ids)) != len(ids):
@@ -84,6 +91,7 @@ def enter_teams(actor: Actor, stage: Stage, teams: Sequence[Team | int]) -> list
         if len(ordered) < 2:
             raise ServiceError("a stage needs at least two teams")
         stage.entries.all().delete()
+        _forget_schedule(stage)
         entries = StageTeam.objects.bulk_create(
             StageTeam(stage=stage, team=team, position=n) for n, team in enumerate(ordered, 1)
         )
@@ -117,6 +125,7 @@ def allot_groups(
                 raise ServiceError(f"group {name} needs at least two teams")
         stage.entries.all().delete()
         stage.groups.all().delete()
+        _forget_schedule(stage)
         created = []
         for order, (name, members) in enumerate(zip(names, groups, strict=True), 1):
             group = Group.objects.create(stage=stage, name=name, order=order)

@@ -170,3 +170,25 @@ def test_reserve_comes_in_through_the_line_up_page(client, logged_in, tournament
     response = client.post(url("round_lineup", tournament.slug, round_.pk, chn.pk),
                            {"first_player": first.pk, "second_player": first.pk})
     assert "a player cannot sit at both tables" in response.content.decode()
+
+
+def test_a_swap_that_would_break_the_round_robin_shows_the_reason(
+        client, logged_in, tournament, director_actor, teams, finish_round):
+    from tournament.services.stages import allot_groups
+
+    field = teams(4)
+    stage = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, stage, [field])
+    finish_round(generate_round(director_actor, stage))
+    round_ = generate_round(director_actor, stage)
+    before = list(round_.matches.values_list("home_id", "away_id"))
+    reason = ("T1 has met T4 already and T2 has not: after the swap T1 would meet T4 again "
+              "in round 2 and T2 never")
+    swap = {"team_a": field[1].pk, "team_b": field[3].pk}
+    preview = client.get(url("round_detail", tournament.slug, round_.pk), swap)
+    assert reason in preview.content.decode()
+    response = client.post(url("round_swap", tournament.slug, round_.pk),
+                           {**swap, "accept_warnings": "on"})
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert list(round_.matches.values_list("home_id", "away_id")) == before
