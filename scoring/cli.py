@@ -24,6 +24,7 @@ from scoring.melds import analyze_eleven, arrange
 from scoring.rules import DEFAULT_RULES, DrawRule, Rules
 from scoring.showdown import arrangement_dict, settle
 from scoring.simulate import play_box
+from scoring.standings_document import read_event
 
 Answer = Callable[[Mapping[str, Any], argparse.Namespace, Rules], dict[str, Any]]
 
@@ -36,6 +37,8 @@ class Subcommand:
     add_arguments: Callable[[argparse.ArgumentParser], None] = field(default=lambda parser: None)
     # A subcommand that reads nothing and prints JSON lines from its options (``deals``).
     produce: Callable[[argparse.Namespace], Iterable[dict[str, Any]]] | None = None
+    # A subcommand that reads one JSON document and prints JSON lines (``standings``).
+    document: Callable[[Any, argparse.Namespace, Rules], Iterable[dict[str, Any]]] | None = None
 
 
 SUBCOMMANDS: dict[str, Subcommand] = {}
@@ -203,6 +206,21 @@ register(Subcommand("simulate", "play boxes between two bots and print every tur
                     _simulate, _simulate_arguments))
 
 
+# --- standings -------------------------------------------------------------------------
+
+def _standings(document: Any, args: argparse.Namespace, rules: Rules,
+               ) -> Iterable[dict[str, Any]]:
+    event = read_event(document, rules)
+    for row in event.standings():
+        yield {"rank": row.rank, "team": row.team, "match_points": row.match_points,
+               "small_points": row.small_points, "wins": row.totals.wins,
+               "gins": row.totals.gins, "separated_by": row.separated_by}
+
+
+register(Subcommand("standings", "rank teams from one JSON document of results "
+                    "(docs/engine.md)", None, document=_standings))
+
+
 # --- the driver ------------------------------------------------------------------------
 
 def answer_lines(answer: Callable[[Mapping[str, Any]], dict[str, Any]], lines: TextIO,
@@ -225,6 +243,23 @@ def answer_lines(answer: Callable[[Mapping[str, Any]], dict[str, Any]], lines: T
         out.write(json.dumps(reply, ensure_ascii=False) + "\n")
         out.flush()  # callers may hold a pipe open and wait for each answer
     return errors
+
+
+def _answer_document(subcommand: Subcommand, args: argparse.Namespace, rules: Rules,
+                     stdin: TextIO, out: TextIO) -> int:
+    """One JSON document in, JSON lines out; a mistake gives one error line and exit 2."""
+    try:
+        document = json.loads(stdin.read())
+        lines = list(subcommand.document(document, args, rules))
+    except json.JSONDecodeError as error:
+        out.write(json.dumps({"error": f"not JSON: {error}"}) + "\n")
+        return 2
+    except RuleError as error:
+        out.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
+        return 2
+    for line in lines:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -251,6 +286,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         args.subparser.error(str(error))
     subcommand = SUBCOMMANDS[args.command]
     out = stdout or sys.stdout
+    if subcommand.document is not None:
+        return _answer_document(subcommand, args, rules, stdin or sys.stdin, out)
     if subcommand.produce is not None:
         try:
             for record in subcommand.produce(args):

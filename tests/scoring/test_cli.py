@@ -178,3 +178,85 @@ def test_deals_refuses_bad_ranges_with_a_message(options):
     code, answers, stderr = run("deals", "--key", "00" * 32, "--round", "1", *options)
     assert code == 2 and answers == []
     assert "error:" in stderr
+
+
+# --- standings ----------------------------------------------------------------------------
+
+def standings_run(document, *options):
+    done = subprocess.run([sys.executable, "-m", "scoring", "standings", *options],
+                          input=json.dumps(document), capture_output=True, text=True,
+                          timeout=60, check=False)
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def knock(declarer, mine, theirs):
+    return {"outcome": "knock", "declarer": declarer, "declarer_deadwood": mine,
+            "opponent_deadwood": theirs}
+
+
+EVENT = {
+    "teams": ["W", "X", "Y", "Z"],
+    "rounds": [
+        [{"home": "W", "away": "X", "tables": [[knock("home", 4, 12)],
+                                               [{"outcome": "gin", "declarer": "away",
+                                                 "opponent_deadwood": 20}]]},
+         {"home": "Y", "away": "Z", "forfeit": "Z"}],
+        [{"home": "W", "away": "Y", "tables": [[knock("home", 7, 7)], [knock("away", 2, 9)]]},
+         {"home": "X", "away": "Z", "tables": [[{"outcome": "draw"}], [knock("home", 1, 30)]]}],
+    ],
+    "byes": [],
+    "penalties": [{"team": "X", "kind": "small_points", "amount": 5}],
+}
+
+
+def test_standings_ranks_a_document_and_names_what_separated_each_team():
+    code, lines = standings_run(EVENT)
+    # Round 1: W−X table 1 +23 for W, table 2 gin 25 + 20 = 45 for X: X +22. Z forfeits to
+    # Y (3 : 0). Round 2: W−Y: W's knock 7 vs 7 is undercut (+25 to Y), Y's knock 2 vs 9
+    # gives Y +22: Y +47. X−Z: draw, X's knock 1 vs 30 gives +44. X's penalty: −5.
+    assert code == 0
+    assert lines == [
+        {"rank": 1, "team": "X", "match_points": 6, "small_points": 61, "wins": 2,
+         "gins": 1, "separated_by": "small_points"},
+        {"rank": 2, "team": "Y", "match_points": 6, "small_points": 47, "wins": 2,
+         "gins": 0, "separated_by": "match_points"},
+        {"rank": 3, "team": "W", "match_points": 2, "small_points": -69, "wins": 0,
+         "gins": 0, "separated_by": "match_points"},
+        {"rank": 4, "team": "Z", "match_points": 1, "small_points": -44, "wins": 0,
+         "gins": 0, "separated_by": None},
+    ]
+
+
+def test_standings_document_rules_win_over_flags_and_withdrawn_teams_vanish():
+    document = {**EVENT, "rules": {"match_points_win": 5, "match_points_tie": 3,
+                                   "match_points_loss": 2, "tiebreaks": ["wins"]},
+                "withdrawn": ["Z"]}
+    code, lines = standings_run(document, "--knock-bonus", "10")
+    assert code == 0
+    # Z's matches are cleared. With knock bonus 10: W−X is W +18 at table 1 and X +45 at
+    # table 2 (X +27, then −5 of penalty); W−Y is Y's undercut +25 and Y's knock 2 vs 9 +17.
+    assert [line["team"] for line in lines] == ["Y", "X", "W"]
+    assert [(line["match_points"], line["small_points"]) for line in lines] == [
+        (5, 42), (5, 22), (4, -69)]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["rounds"][1][0]["tables"][1][0].update(outcome="knok"),
+     "rounds[1][0].tables[1][0].outcome: must be"),
+    (lambda d: d["rounds"][0][0].update(home="Q"), "rounds[0][0].home: 'Q' is not one of"),
+    (lambda d: d["penalties"][0].update(kind="gins"), "penalties[0].kind: must be"),
+    (lambda d: d.update(rules={"knock_limit": 0}), "rules: knock limit must be 1 to 99"),
+    (lambda d: d.update(colour="blue"), "unknown key 'colour'"),
+    (lambda d: d["rounds"][0][1].update(forfeit="W"), "rounds[0][1].forfeit: names the team"),
+])
+def test_standings_names_the_path_of_a_mistake(change, message):
+    document = json.loads(json.dumps(EVENT))
+    change(document)
+    code, lines = standings_run(document)
+    assert code == 2 and len(lines) == 1 and lines[0]["error"].startswith(message)
+
+
+def test_standings_refuses_what_is_not_json():
+    done = subprocess.run([sys.executable, "-m", "scoring", "standings"], input="{teams",
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and json.loads(done.stdout)["error"].startswith("not JSON")

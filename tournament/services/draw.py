@@ -382,7 +382,7 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
                 # The round keeps the rules it is drawn under (RULES.md: settings apply
                 # to the rounds drawn after a change, never to one already drawn).
                 round_ = Round.objects.create(stage=stage, number=number,
-                                              rule_settings=tournament.rules.to_dict())
+                                              rule_settings=stage.tournament.rules.to_dict())
                 _save_draw(round_, draw)
         except IntegrityError:
             raise ServiceError(

@@ -1,0 +1,390 @@
+"""The ranking of teams (RULES.md §9, §10): one function for every page, the pairing, the
+knockout seeding and the command line.
+
+Teams are ranked by match points, then small points, then the tournament's tiebreak
+chain. Each tiebreak is a small registered class; the chain is a list of their keys. A
+tiebreak is applied once to each group of teams still tied when its turn comes, and what it
+leaves tied goes to the next one. Head-to-head is a mini-table among *all* the teams of such
+a group (match points, then small points in their mutual matches) and applies only when
+every pair of them has met; otherwise it passes. The drawing of lots orders teams by an HMAC
+of a seed and the team, so the same seed always draws the same way.
+
+Every row says which criterion put it above the next team and the two values compared.
+Teams still tied when the chain ends share a rank.
+
+A team withdrawn after a group-stage default is left out with every result involving it
+(RULES.md §10): the caller passes it in ``withdrawn``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from scoring.errors import RuleError
+from scoring.match import forfeit_results, match_points
+from scoring.rules import DEFAULT_TIEBREAKS, Rules
+
+TeamId = Hashable
+HOME, AWAY = "home", "away"
+
+
+# --- what the standings are made from -------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match as the standings count it: small points and match points of both teams
+    (by the rules of its round), gins and Big Gins each team made, and how it was decided."""
+
+    round: int
+    home: TeamId
+    away: TeamId
+    home_small: int
+    away_small: int
+    home_mp: int
+    away_mp: int
+    forfeited_by: str | None = None  # HOME or AWAY: that team defaulted the match
+    home_gins: int = 0
+    away_gins: int = 0
+    provisional: bool = False  # not signed off yet
+
+    def side(self, team: TeamId) -> str:
+        return HOME if team == self.home else AWAY
+
+    def of(self, team: TeamId) -> tuple[int, int]:
+        """(small points, match points) of one of its teams."""
+        if team == self.home:
+            return self.home_small, self.home_mp
+        return self.away_small, self.away_mp
+
+    def won_by(self, team: TeamId) -> bool:
+        if self.forfeited_by is not None:
+            return self.forfeited_by != self.side(team)
+        own, _ = self.of(team)
+        other, _ = self.of(self.away if team == self.home else self.home)
+        return own > other
+
+    def gins_of(self, team: TeamId) -> int:
+        return self.home_gins if team == self.home else self.away_gins
+
+
+def played_match(round_: int, home: TeamId, away: TeamId, home_total: int, rules: Rules, *,
+                 home_gins: int = 0, away_gins: int = 0,
+                 provisional: bool = False) -> MatchRecord:
+    """A match played to the end: the away total is minus the home total (hands are
+    zero-sum), match points by the rules."""
+    away_total = -home_total
+    return MatchRecord(round_, home, away, home_total, away_total,
+                       match_points(home_total, away_total, rules),
+                       match_points(away_total, home_total, rules),
+                       home_gins=home_gins, away_gins=away_gins, provisional=provisional)
+
+
+def forfeited_match(round_: int, home: TeamId, away: TeamId, forfeited_by: str,
+                    rules: Rules, *, provisional: bool = False) -> MatchRecord:
+    """A match one team defaulted: a win for the other, never a 0–0 tie."""
+    if forfeited_by not in (HOME, AWAY):
+        raise RuleError(f"a forfeit names the side that defaulted, home or away, not "
+                        f"{forfeited_by!r}")
+    winner, loser = forfeit_results(rules)
+    first, second = (loser, winner) if forfeited_by == HOME else (winner, loser)
+    return MatchRecord(round_, home, away, first.small_points, second.small_points,
+                       first.match_points, second.match_points, forfeited_by=forfeited_by,
+                       provisional=provisional)
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRecord:
+    round: int
+    team: TeamId
+    match_points: int
+    small_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRecord:
+    """A deduction of match points or small points (``amount`` is what is taken away)."""
+
+    team: TeamId
+    kind: str  # "match_points" or "small_points"
+    amount: int
+    round: int | None = None  # from which round it counts; None: always
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("match_points", "small_points"):
+            raise RuleError(f"a penalty deducts match_points or small_points, not "
+                            f"{self.kind!r}")
+
+
+# --- the tiebreaks ----------------------------------------------------------------------------
+
+@dataclass
+class Field:
+    """What the criteria compute from: each team's totals and the matches counted."""
+
+    totals: dict[TeamId, Totals]
+    matches: list[MatchRecord]
+    lots_seed: bytes
+
+
+@dataclass
+class Totals:
+    match_points: int = 0
+    small_points: int = 0
+    wins: int = 0
+    gins: int = 0
+    played: int = 0
+    byes: int = 0
+    penalty_match_points: int = 0
+    penalty_small_points: int = 0
+    provisional: bool = False
+
+
+class Criterion:
+    """A way to order tied teams. ``values`` gives each team of a tied group its value
+    (higher is better), or None when the criterion does not apply to that group."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    abbreviation: ClassVar[str]
+
+    def values(self, group: Sequence[TeamId], field_: Field) -> dict[TeamId, Any] | None:
+        raise NotImplementedError
+
+    def describe(self, value: Any) -> str:
+        return str(value)
+
+
+TIEBREAKS: dict[str, type[Criterion]] = {}
+
+
+def tiebreak(cls: type[Criterion]) -> type[Criterion]:
+    """Register a tiebreak: the director may put its key in the tournament's chain."""
+    TIEBREAKS[cls.key] = cls
+    return cls
+
+
+class MatchPoints(Criterion):
+    key, name, abbreviation = "match_points", "match points", "MP"
+
+    def values(self, group, field_):
+        return {team: field_.totals[team].match_points for team in group}
+
+    def describe(self, value):
+        return f"{value} mp"
+
+
+class SmallPoints(Criterion):
+    key, name, abbreviation = "small_points", "small points", "SP"
+
+    def values(self, group, field_):
+        return {team: field_.totals[team].small_points for team in group}
+
+    def describe(self, value):
+        return f"{value:+d}" if value else "0"
+
+
+@tiebreak
+class HeadToHead(Criterion):
+    key, name, abbreviation = "head_to_head", "head-to-head", "H2H"
+
+    def values(self, group, field_):
+        members = set(group)
+        mutual = [m for m in field_.matches if m.home in members and m.away in members]
+        met = {frozenset((m.home, m.away)) for m in mutual}
+        if any(frozenset((a, b)) not in met for i, a in enumerate(group) for b in group[i + 1:]):
+            return None  # not every pair has met: the next tiebreak decides
+        table = {team: [0, 0] for team in group}
+        for match in mutual:
+            for team in (match.home, match.away):
+                small, points = match.of(team)
+                table[team][0] += points
+                table[team][1] += small
+        return {team: tuple(value) for team, value in table.items()}
+
+    def describe(self, value):
+        points, small = value
+        return f"{points} mp {small:+d}" if small else f"{points} mp"
+
+
+@tiebreak
+class Wins(Criterion):
+    key, name, abbreviation = "wins", "match wins", "W"
+
+    def values(self, group, field_):
+        return {team: field_.totals[team].wins for team in group}
+
+    def describe(self, value):
+        return f"{value} win" + ("" if value == 1 else "s")
+
+
+@tiebreak
+class Gins(Criterion):
+    key, name, abbreviation = "gins", "gins and Big Gins", "G"
+
+    def values(self, group, field_):
+        return {team: field_.totals[team].gins for team in group}
+
+    def describe(self, value):
+        return f"{value} gin" + ("" if value == 1 else "s")
+
+
+@tiebreak
+class Lots(Criterion):
+    key, name, abbreviation = "lots", "drawing of lots", "Lot"
+
+    def values(self, group, field_):
+        return {team: lot(field_.lots_seed, team) for team in group}
+
+    def describe(self, value):
+        return f"lot {value:08x}"[:12]
+
+
+def lot(seed: bytes, team: TeamId) -> int:
+    """A team's draw: the same seed and team always give the same number."""
+    digest = hmac.digest(seed, f"duplicate-gin/lots|{team}".encode(), hashlib.sha256)
+    return int.from_bytes(digest[:8], "big")
+
+
+def chain(keys: Iterable[str]) -> list[Criterion]:
+    """The criteria in order: match points, small points, then the tiebreaks named."""
+    criteria: list[Criterion] = [MatchPoints(), SmallPoints()]
+    for key in keys:
+        key = str(getattr(key, "value", key))
+        if key not in TIEBREAKS:
+            raise RuleError(f"unknown tiebreak {key!r}; known: {', '.join(TIEBREAKS)}")
+        criteria.append(TIEBREAKS[key]())
+    return criteria
+
+
+# --- the ranking ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Separation:
+    """Why a team is above the next one: the criterion and the two values compared."""
+
+    key: str
+    above: Any
+    below: Any
+    text: str  # e.g. "head-to-head: 5 mp vs 3 mp"
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    team: TeamId
+    totals: Totals
+    separation: Separation | None  # from the next team; None if tied with it, or last
+
+    @property
+    def match_points(self) -> int:
+        return self.totals.match_points
+
+    @property
+    def small_points(self) -> int:
+        return self.totals.small_points
+
+    @property
+    def separated_by(self) -> str | None:
+        return self.separation.key if self.separation else None
+
+
+@dataclass
+class _Block:
+    teams: list[TeamId]
+    separation: Separation | None = None  # from the next block
+
+
+def standings(teams: Sequence[TeamId], matches: Iterable[MatchRecord], *,
+              byes: Iterable[ByeRecord] = (), penalties: Iterable[PenaltyRecord] = (),
+              withdrawn: Iterable[TeamId] = (), tiebreaks: Iterable[str] = DEFAULT_TIEBREAKS,
+              after_round: int | None = None, lots_seed: bytes = b"") -> list[StandingRow]:
+    """The ranked table of ``teams`` (their order breaks nothing: teams tied to the end keep
+    it only for display, with a shared rank)."""
+    out = set(withdrawn)
+    field_teams = [team for team in teams if team not in out]
+    if len(set(field_teams)) != len(field_teams):
+        raise RuleError("a team is listed twice")
+
+    def counts(round_: int | None) -> bool:
+        return after_round is None or round_ is None or round_ <= after_round
+
+    known = set(field_teams)
+    counted = [m for m in matches if counts(m.round) and m.home not in out and m.away not in out]
+    for match in counted:
+        for team in (match.home, match.away):
+            if team not in known:
+                raise RuleError(f"a match names the team {team!r}, which is not in the field")
+    totals = {team: Totals() for team in field_teams}
+    for match in counted:
+        for team in (match.home, match.away):
+            small, points = match.of(team)
+            record = totals[team]
+            record.match_points += points
+            record.small_points += small
+            record.wins += match.won_by(team)
+            record.gins += match.gins_of(team)
+            record.played += 1
+            record.provisional |= match.provisional
+    for bye in byes:
+        if counts(bye.round) and bye.team in totals:
+            record = totals[bye.team]
+            record.byes += 1
+            record.match_points += bye.match_points
+            record.small_points += bye.small_points
+    for penalty in penalties:
+        if counts(penalty.round) and penalty.team in totals:
+            record = totals[penalty.team]
+            if penalty.kind == "match_points":
+                record.match_points -= penalty.amount
+                record.penalty_match_points += penalty.amount
+            else:
+                record.small_points -= penalty.amount
+                record.penalty_small_points += penalty.amount
+    field_ = Field(totals, counted, lots_seed)
+    blocks = _rank(list(field_teams), chain(tiebreaks), field_)
+    rows: list[StandingRow] = []
+    position = 1
+    for block in blocks:
+        for index, team in enumerate(block.teams):
+            last = index == len(block.teams) - 1
+            rows.append(StandingRow(position, team, totals[team],
+                                    block.separation if last else None))
+        position += len(block.teams)
+    return rows
+
+
+def _rank(group: list[TeamId], criteria: list[Criterion], field_: Field) -> list[_Block]:
+    """The group in order, as blocks of teams tied to the end of the chain."""
+    if len(group) == 1 or not criteria:
+        return [_Block(group)]
+    criterion, rest = criteria[0], criteria[1:]
+    values = criterion.values(group, field_)
+    if values is None:
+        return _rank(group, rest, field_)
+    levels = sorted(set(values.values()), reverse=True)
+    blocks: list[_Block] = []
+    for number, level in enumerate(levels):
+        members = [team for team in group if values[team] == level]
+        ranked = _rank(members, rest, field_)
+        if number + 1 < len(levels):
+            below = levels[number + 1]
+            ranked[-1].separation = Separation(
+                criterion.key, level, below,
+                f"{criterion.name}: {criterion.describe(level)} vs {criterion.describe(below)}")
+        blocks.extend(ranked)
+    return blocks
+
+
+def ranking_order(rows: Sequence[StandingRow]) -> list[TeamId]:
+    """The teams in rank order (for pairing and seeding)."""
+    return [row.team for row in rows]
+
+
+# The keys a tournament may order, for forms: (key, name).
+def tiebreak_choices() -> list[tuple[str, str]]:
+    return [(key, cls.name) for key, cls in TIEBREAKS.items()]
+
