@@ -1,6 +1,14 @@
-"""The Django admin: a superuser's view of everything, with field history."""
+"""The Django admin: a superuser's view of the tournament data, with field history, to read.
+
+Everything here changes only through the services (one transaction, permission-checked,
+audited) and the staff pages that call them, so no tournament model can be added, changed,
+deleted or reverted to an old version here, not even by a superuser. What has no service
+stays editable in its own admin: user accounts (Django's auth admin) and the login
+throttle's records (django-axes).
+"""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournament.models import (
@@ -16,7 +24,34 @@ from tournament.models import (
 )
 
 
-class PlayerInline(admin.TabularInline):
+class ReadOnly:
+    """No add, change or delete: the admin shows the rows and their history, nothing more.
+    (No delete also means no "delete selected" action.)"""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyHistoryAdmin(ReadOnly, SimpleHistoryAdmin):
+    """Field history to read: an old version is shown, never restored (simple_history
+    would save a posted old version for anyone who may view it)."""
+
+    def revert_disabled(self, request, obj=None):
+        return True
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method != "GET":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+class PlayerInline(ReadOnly, admin.TabularInline):
     model = Player
     extra = 0
     max_num = 3
@@ -24,15 +59,14 @@ class PlayerInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(ReadOnlyHistoryAdmin):
     list_display = ("name", "slug", "starts_on", "ends_on", "venue", "status")
     list_filter = ("status",)
     search_fields = ("name", "slug", "venue")
-    prepopulated_fields = {"slug": ("name",)}
 
 
 @admin.register(Team)
-class TeamAdmin(SimpleHistoryAdmin):
+class TeamAdmin(ReadOnlyHistoryAdmin):
     list_display = ("name", "code", "country", "seed", "tournament")
     list_filter = ("tournament",)
     search_fields = ("name", "code", "country", "players__name")
@@ -41,7 +75,7 @@ class TeamAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(ReadOnlyHistoryAdmin):
     exclude = ("pin_hash",)
     list_display = ("name", "federation_id", "team", "number", "is_reserve")
     search_fields = ("name", "federation_id", "team__name")
@@ -49,70 +83,46 @@ class PlayerAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(StaffRole)
-class StaffRoleAdmin(admin.ModelAdmin):
+class StaffRoleAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("user", "tournament", "role", "is_chief_referee")
     list_filter = ("role", "tournament")
     list_select_related = ("user", "tournament")
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("created_at", "tournament", "actor_name", "summary")
     list_filter = ("tournament", "action")
     search_fields = ("summary", "actor_name")
     list_select_related = ("tournament",)
 
-    # The audit log is evidence: nobody edits or deletes it, not even a superuser.
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Stage)
-class StageAdmin(SimpleHistoryAdmin):
+class StageAdmin(ReadOnlyHistoryAdmin):
     list_display = ("name", "tournament", "kind", "order")
     list_filter = ("tournament", "kind")
 
 
 @admin.register(Round)
-class RoundAdmin(SimpleHistoryAdmin):
+class RoundAdmin(ReadOnlyHistoryAdmin):
     list_display = ("__str__", "status", "hands_per_match", "published_at", "closed_at")
     list_filter = ("status", "stage__tournament")
     list_select_related = ("stage",)
-    # Rounds change through the director's pages, where the rules are checked.
-    readonly_fields = ("stage", "number", "status", "hands_per_match", "published_at",
-                       "started_at", "closed_at", "publish_override_reason")
 
 
 @admin.register(Match)
-class MatchAdmin(SimpleHistoryAdmin):
+class MatchAdmin(ReadOnlyHistoryAdmin):
     list_display = ("round", "number", "home", "away", "home_total", "away_total",
                     "signed_off_at")
     list_filter = ("round__stage__tournament",)
     list_select_related = ("round__stage", "home", "away")
-    readonly_fields = ("round", "number", "group", "home", "away", "extra_hands",
-                       "home_total", "away_total", "signed_off_at", "signed_off_by")
 
 
 @admin.register(HandResult)
-class HandResultAdmin(admin.ModelAdmin):
-    """Every version of every hand, to read: results change only through the services."""
+class HandResultAdmin(ReadOnly, admin.ModelAdmin):
+    """Every version of every hand."""
 
     list_display = ("table", "hand", "version", "is_current", "explanation", "entered_by",
                     "entered_at")
     list_filter = ("is_current", "table__round__stage__tournament")
     list_select_related = ("table", "entered_by")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
