@@ -39,6 +39,8 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            # Long choices: radio buttons whose words wrap, never a select that cuts them.
+            "deal_scope": forms.RadioSelect,
         }
 
     def __init__(self, *args, **kwargs):

@@ -210,6 +210,8 @@ if TRUSTED_PROXY_COUNT < 1:
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "tournament" / "locale"]
+# One date format per language (tournament/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["tournament.formats"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

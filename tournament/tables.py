@@ -1,6 +1,8 @@
 """django-tables2 tables of the staff and public pages."""
 
 import django_tables2 as tables
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
@@ -55,7 +57,8 @@ class StaffTable(tables.Table):
 
 
 class AuditTable(tables.Table):
-    created_at = tables.DateTimeColumn(verbose_name=_("When"), format="Y-m-d H:i:s")
+    # The language's date (tournament/formats) and the time to the second.
+    created_at = tables.DateTimeColumn(verbose_name=_("When"))
     actor_name = tables.Column(verbose_name=_("Who"))
     summary = tables.Column(verbose_name=_("What"))
     ip_address = tables.Column(verbose_name=_("From"), default="")
@@ -64,3 +67,7 @@ class AuditTable(tables.Table):
         model = AuditEntry
         fields = ("created_at", "actor_name", "summary", "ip_address")
         orderable = False
+
+    def render_created_at(self, value):
+        moment = timezone.localtime(value)
+        return f"{date_format(moment)} {moment:%H:%M:%S}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Player, Round, RoundEntry, Team
+from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.text import clean_text
@@ -28,10 +28,21 @@ def _expect(round_: Round, *statuses: str, doing: str) -> None:
         )
 
 
+def open_matches(round_: Round) -> list[Match]:
+    """Matches of the round that are not decided yet, in board order: no official
+    (signed-off) result. The one place that says what "decided" means; the pages that
+    offer to close a round ask here, so a match decided another way counts everywhere."""
+    return list(round_.matches.filter(signed_off_at=None).select_related("home", "away")
+                .order_by("number"))
+
+
+def match_label(match: Match) -> str:
+    return f"match {match.number} ({match.home.code} – {match.away.code})"
+
+
 def unfinished_matches(round_: Round) -> list[str]:
-    """Matches of the round without an official (signed-off) result."""
-    return [str(m) for m in round_.matches.filter(signed_off_at=None)
-            .select_related("home", "away")]
+    """The matches of ``open_matches`` in words ("match 3 (CHN – ITA)")."""
+    return [match_label(m) for m in open_matches(round_)]
 
 
 def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> Round:
@@ -47,15 +58,15 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
         round_ = _locked(round_)
         _expect(round_, Round.Status.DRAFT, doing="publish it again")
         previous = round_.stage.rounds.filter(number=round_.number - 1).first()
-        open_matches = unfinished_matches(previous) if previous is not None else []
-        if open_matches and not reason:
+        still_open = unfinished_matches(previous) if previous is not None else []
+        if still_open and not reason:
             raise ServiceError(
-                f"{previous.label} still has {len(open_matches)} match(es) without a "
-                f"result ({', '.join(open_matches[:3])}"
-                + (", …" if len(open_matches) > 3 else "")
+                f"{previous.label} still has {len(still_open)} match(es) without a "
+                f"result ({', '.join(still_open[:3])}"
+                + (", …" if len(still_open) > 3 else "")
                 + "); give a reason to publish anyway"
             )
-        if not open_matches:
+        if not still_open:
             reason = ""  # nothing to override: keep no reason on record
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
@@ -90,11 +101,12 @@ def close_round(actor: Actor, round_: Round) -> Round:
     with transaction.atomic():
         round_ = _locked(round_)
         _expect(round_, Round.Status.IN_PLAY, doing="close it")
-        open_matches = unfinished_matches(round_)
-        if open_matches:
+        still_open = unfinished_matches(round_)
+        if still_open:
             raise ServiceError(
-                f"{len(open_matches)} match(es) are not signed off yet: "
-                + ", ".join(open_matches[:5]) + (", …" if len(open_matches) > 5 else "")
+                f"{round_.label} cannot be closed yet: {len(still_open)} match(es) without "
+                "an official result: "
+                + ", ".join(still_open[:5]) + (", …" if len(still_open) > 5 else "")
             )
         round_.status = Round.Status.CLOSED
         round_.closed_at = timezone.now()

@@ -90,3 +90,21 @@ def update_tournament(actor: Actor, tournament: Tournament, **values) -> Tournam
             field_errors={"slug": [_("This short name is already taken.")]},
         ) from None
     return locked
+
+
+def open_to_public(actor: Actor, tournament: Tournament) -> Tournament:
+    """Open the public pages: a tournament in set-up becomes running (its draws, results and
+    hand records can then be seen by anyone). Nothing changes for one already open."""
+    require(actor.user, tournament, Perm.EDIT_TOURNAMENT)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.SETUP:
+            return locked
+        locked.status = Tournament.Status.RUNNING
+        locked.save(update_fields=["status"])
+        audit(actor, locked, "tournament.open",
+              f"{actor.name} opened the public pages of {locked.name} (status Running)",
+              changes={"status": [Tournament.Status.SETUP.value,
+                                  Tournament.Status.RUNNING.value]})
+    return locked
+

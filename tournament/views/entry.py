@@ -31,7 +31,6 @@ from tournament.selectors.results import (
 from tournament.selectors.visibility import result_view, sees_every_result
 from tournament.services import Actor, ServiceError
 from tournament.services.pins import lift_pin_lock
-from tournament.services.rounds import open_matches
 from tournament.services.results import (
     StaleResult,
     add_extra_hands,
@@ -47,6 +46,7 @@ from tournament.services.results import (
     sign_off_match,
     sign_table,
 )
+from tournament.services.rounds import open_matches
 from tournament.views.access import staff_view
 
 

@@ -70,3 +70,23 @@ def test_unchanged_update_writes_nothing(admin_user, actor, tournament):
 def test_referee_cannot_change_settings(staff_user, actor, tournament):
     with pytest.raises(PermissionDenied):
         update_tournament(actor(staff_user(tournament, Role.REFEREE)), tournament, knock_limit=5)
+
+
+def test_opening_the_public_pages_sets_running_once_and_audits_it(tournament, staff_user,
+                                                                   actor):
+    from tournament.models import Tournament
+    from tournament.services.tournaments import open_to_public
+
+    tournament.status = Tournament.Status.SETUP
+    tournament.save()
+    director = actor(staff_user(tournament, Role.DIRECTOR, username="lin"))
+    with pytest.raises(PermissionDenied):
+        open_to_public(actor(staff_user(tournament, Role.SCORER, username="li")), tournament)
+    assert open_to_public(director, tournament).status == Tournament.Status.RUNNING
+    assert open_to_public(director, tournament).status == Tournament.Status.RUNNING
+    entry = AuditEntry.objects.get(action="tournament.open")
+    assert entry.data["changes"] == {"status": ["setup", "running"]}
+    # A finished tournament stays finished.
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    assert open_to_public(director, tournament).status == Tournament.Status.FINISHED
+    assert AuditEntry.objects.filter(action="tournament.open").count() == 1

@@ -99,7 +99,7 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
     page.goto(match_url)
     page.locator("button", has_text="Sign the match off").click()
     page.wait_for_load_state()
-    assert "CHN 184 – -184 ITA" in page.locator(".score-line").inner_text()
+    assert "CHN +184 : −184 ITA, 3 : 1" in page.locator(".score-line").inner_text()
     official = Match.objects.get(pk=match.pk)
     assert (official.home_total, official.away_total) == (184, -184)
 
@@ -119,5 +119,5 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
         history and "reason: lay-off missed" in history
     page.locator("button", has_text="Sign the match off").click()
     page.wait_for_load_state()
-    assert "CHN 181 – -181 ITA" in page.locator(".score-line").inner_text()
+    assert "CHN +181 : −181 ITA, 3 : 1" in page.locator(".score-line").inner_text()
     page.screenshot(path=str(screenshot_dir / "match-page.png"), full_page=True)

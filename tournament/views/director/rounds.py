@@ -1,4 +1,5 @@
-"""One round for the director: review the draw, swap teams, line-ups, publish, print."""
+"""One round for the director: review the draw, swap teams, line-ups, publish, print,
+close."""
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -8,14 +9,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import LineupForm, PublishForm, SwapForm
-from tournament.models import Round, RoundEntry
+from tournament.models import Round, RoundEntry, Tournament
 from tournament.pdf.base import paper
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
 from tournament.selectors.draw import round_plan
+from tournament.selectors.results import round_progress
 from tournament.services import Actor, ServiceError
 from tournament.services.draw import check_swap, swap_teams
-from tournament.services.rounds import publish_round, set_lineup, start_round, undo_round
+from tournament.services.rounds import (
+    close_round,
+    match_label,
+    open_matches,
+    publish_round,
+    set_lineup,
+    start_round,
+    undo_round,
+)
 from tournament.views.access import staff_view
 
 
@@ -42,14 +52,21 @@ def round_detail(request, tournament, pk):
 
 def _render_round(request, tournament, round_, **extra):
     previous = round_.stage.rounds.filter(number=round_.number - 1).first()
+    played = round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
+    still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
     context = {
         "tournament": tournament, "round": round_, "plan": round_plan(round_),
         "previous": previous,
-        "previous_open": previous is not None
-        and previous.matches.filter(signed_off_at=None).exists(),
+        "previous_open": previous is not None and bool(open_matches(previous)),
         "publish_form": PublishForm(),
         "swap_form": SwapForm(teams=_teams_of(round_)),
         "is_latest": not round_.stage.rounds.filter(number__gt=round_.number).exists(),
+        # Every match and its state once play has started (official ones with the score).
+        "progress": round_progress(round_) if played else [],
+        "open_matches": [match_label(m) for m in still_open],
+        "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
+        # The draw is public, but nobody outside the staff sees it yet.
+        "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
     }
     context.update(extra)
     return render(request, "director/round_detail.html", context)
@@ -101,6 +118,27 @@ def round_start(request, tournament, pk):
     else:
         messages.success(request, _("Play has started in %(round)s.") % {"round": round_.label})
     return redirect("director:round_detail", tournament.slug, round_.pk)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def round_close(request, tournament, pk):
+    """GET: what closing does, and which matches still keep the round open. POST: close."""
+    round_ = _round(tournament, pk)
+    if request.method == "POST":
+        try:
+            close_round(Actor.from_request(request), round_)
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return redirect("director:round_close", tournament.slug, round_.pk)
+        messages.success(request, _(
+            "%(round)s closed. Its hand records are public; the next round can be drawn.")
+            % {"round": round_.label})
+        return redirect("director:round_detail", tournament.slug, round_.pk)
+    still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
+    return render(request, "director/round_close.html", {
+        "tournament": tournament, "round": round_, "open_matches": still_open,
+        "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
+    })
 
 
 @staff_view(Perm.MANAGE_ROUNDS)

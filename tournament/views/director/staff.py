@@ -10,7 +10,7 @@ from tournament.forms import (
     StaffForm,
 )
 from tournament.login_throttle import locked_usernames
-from tournament.models import StaffRole
+from tournament.models import AuditEntry, StaffRole
 from tournament.permissions import Perm
 from tournament.services import Actor, ServiceError
 from tournament.services.accounts import unlock_account
@@ -42,8 +42,13 @@ def staff_list(request, tournament):
             return redirect("director:staff", tournament.slug)
     table = StaffTable(tournament.staff.select_related("user", "tournament"))
     locked = sorted(locked_usernames(tournament.staff.values_list("user__username", flat=True)))
+    # Who created the tournament: its audit entry names them (an administrator who did has
+    # no role in the list below, being director everywhere).
+    created = (AuditEntry.objects.filter(tournament=tournament, action="tournament.create")
+               .select_related("actor").order_by("created_at").first())
     return render(request, "director/staff.html", {
         "tournament": tournament, "form": form, "table": table, "locked": locked,
+        "created": created,
     })
 
 

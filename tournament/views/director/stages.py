@@ -43,10 +43,18 @@ def _stage_context(request, tournament, stage, **forms):
         "rounds": stage.rounds.order_by("number"),
         "next_number": next_round_number(stage),
         "snake_form": forms.get("snake_form") or SnakeGroupsForm(),
-        "manual_form": forms.get("manual_form") or ManualGroupsForm(tournament=tournament),
+        # Groups by hand start from the groups as they are now.
+        "manual_form": forms.get("manual_form") or ManualGroupsForm(
+            tournament=tournament, initial={"groups": _groups_text(groups)}),
         "seeded_form": forms.get("seeded_form") or SeededTeamsForm(tournament=tournament),
     }
     return render(request, "director/stage_detail.html", context)
+
+
+def _groups_text(groups: dict) -> str:
+    """The groups as "Groups by hand" reads them: "A: CHN, ITA" a line, in number order."""
+    return "\n".join(f"{group.name}: {', '.join(entry.team.code for entry in entries)}"
+                     for group, entries in groups.items() if group is not None)
 
 
 @staff_view(Perm.MANAGE_ROUNDS)

@@ -12,6 +12,7 @@ from tournament.forms import (
     TeamImportConfirmForm,
     TeamImportForm,
 )
+from tournament.models import Round, RoundEntry
 from tournament.permissions import Perm
 from tournament.services import Actor, ServiceError
 from tournament.services.team_import import import_teams
@@ -70,9 +71,36 @@ def team_edit(request, tournament, pk):
     })
 
 
+def _kept_because(team) -> str:
+    """Why the team cannot be deleted ("" when it can): a team that has played, is in a
+    draw or is entered in a stage stays, with its results."""
+    entries = (RoundEntry.objects.filter(team=team).select_related("round__stage")
+               .order_by("round__stage__order", "round__number"))
+    entry = (entries.filter(round__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
+             .first() or entries.first())
+    if entry is not None:
+        round_ = entry.round
+        names = {"name": team.name, "round": f"{round_.stage.name}, {round_.label}"}
+        if round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED):
+            return _("%(name)s has played (%(round)s): its results stay, so it cannot be "
+                     "deleted.") % names
+        return _("%(name)s is in the draw of %(round)s, so it cannot be deleted. Undo that "
+                 "round first.") % names
+    stage = (team.stage_entries.select_related("stage").order_by("stage__order")
+             .values_list("stage__name", flat=True).first())
+    if stage is not None:
+        return _("%(name)s is entered in the stage %(stage)s, so it cannot be deleted. Take "
+                 "it out of the stage first.") % {"name": team.name, "stage": stage}
+    return ""
+
+
 @staff_view(Perm.MANAGE_TEAMS)
 def team_delete(request, tournament, pk):
     team = get_object_or_404(tournament.teams, pk=pk)
+    kept_because = _kept_because(team)
+    if request.method == "POST" and kept_because:
+        messages.error(request, kept_because)
+        return redirect("director:team_edit", tournament.slug, team.pk)
     if request.method == "POST":
         try:
             delete_team(Actor.from_request(request), team)
@@ -81,7 +109,8 @@ def team_delete(request, tournament, pk):
         else:
             messages.success(request, _("Team %(name)s deleted.") % {"name": team.name})
         return redirect("director:team_list", tournament.slug)
-    return render(request, "director/team_delete.html", {"tournament": tournament, "team": team})
+    return render(request, "director/team_delete.html", {
+        "tournament": tournament, "team": team, "kept_because": kept_because})
 
 
 @staff_view(Perm.MANAGE_TEAMS)

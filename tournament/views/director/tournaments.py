@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms import (
     TournamentForm,
 )
-from tournament.models import Round, Tournament
+from tournament.models import Round
 from tournament.permissions import Perm, can_create_tournament, staff_tournaments
 from tournament.selectors.rules import rules_in_use
 from tournament.services import Actor, ServiceError

@@ -1,0 +1,62 @@
+"""How a match's result reads on the staff pages: "CHN1 +7 : −7 TPE, 3 : 1".
+
+The winner comes first in weight (bold), the totals carry their sign (a real minus sign,
+never "7 – -7"), and the match points come from the rules the round was drawn under.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import template
+
+from scoring.match import match_points
+
+register = template.Library()
+
+MINUS = "\N{MINUS SIGN}"
+
+
+def signed(value: int) -> str:
+    """+7, −7 or 0."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    home: str
+    away: str
+    home_total: str
+    away_total: str
+    home_points: int
+    away_points: int
+    winner: str  # "home", "away" or "" for a tie
+
+    @property
+    def text(self) -> str:
+        return (f"{self.home} {self.home_total} : {self.away_total} {self.away}, "
+                f"{self.home_points} : {self.away_points}")
+
+
+def score_line(match) -> ScoreLine | None:
+    """The official result of a match, or None while it has none."""
+    if match.signed_off_at is None or match.home_total is None or match.away_total is None:
+        return None
+    rules = match.round.rules
+    home, away = match.home_total, match.away_total
+    return ScoreLine(
+        home=match.home.code, away=match.away.code,
+        home_total=signed(home), away_total=signed(away),
+        home_points=match_points(home, away, rules), away_points=match_points(away, home, rules),
+        winner="home" if home > away else "away" if away > home else "",
+    )
+
+
+@register.inclusion_tag("entry/match_score.html")
+def match_score(match):
+    """``{% match_score match %}``: the official score line, or nothing."""
+    return {"score": score_line(match)}
