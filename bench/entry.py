@@ -85,7 +85,8 @@ def _writer(n: int, actor_pk: int, table_pk: int, start_at: float, stop_at: floa
 
     from tournament.models import Table
     from tournament.services import Actor
-    from tournament.services.results import HandEntry, StaleResult, record_hand_result
+    from tournament.services.entry import StaleResult, record_hand_result
+    from tournament.services.hands import HandEntry
 
     connections.close_all()  # never share the parent's connection after fork
     actor = Actor(user=get_user_model().objects.get(pk=actor_pk), ip=f"10.0.0.{n}")

@@ -43,8 +43,10 @@ def make_tables():
 
     from tournament.models import Stage, Tournament
     from tournament.services import Actor
+    from tournament.services.approvals import seat_player
     from tournament.services.draw import generate_round
-    from tournament.services.results import HandEntry, record_hand_result, seat_player
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
     from tournament.services.rounds import publish_round, start_round
     from tournament.services.stages import create_stage, enter_teams
     from tournament.services.teams import create_team, parse_team_entry, set_player_pin
@@ -76,7 +78,7 @@ def make_tables():
 
 
 def time_approvals(actor, results, pins) -> list[float]:
-    from tournament.services.results import approve_hand
+    from tournament.services.approvals import approve_hand
 
     timings = []
     for result in results:

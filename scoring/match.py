@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
+from scoring.errors import RuleError
 from scoring.rules import DEFAULT_RULES, Rules
+from scoring.seating import Side, seat_holder
 
 
 class MatchResult(NamedTuple):
@@ -36,6 +39,39 @@ def forfeit_results(rules: Rules = DEFAULT_RULES) -> tuple[MatchResult, MatchRes
             MatchResult(rules.match_points_forfeit_loss, -small))
 
 
+def team_totals(results: Iterable[tuple[int, int, int]]) -> tuple[int, int]:
+    """(home, away) small points of a match: each team's two players over every hand at
+    both tables (RULES.md §8). ``results`` gives each hand's (table position, seat 1's
+    points, seat 2's points)."""
+    totals = {Side.HOME: 0, Side.AWAY: 0}
+    for position, seat1, seat2 in results:
+        totals[seat_holder(position, 1).side] += seat1
+        totals[seat_holder(position, 2).side] += seat2
+    return totals[Side.HOME], totals[Side.AWAY]
+
+
+def winner(home_total: int, away_total: int) -> Side | None:
+    """The side with more small points; None for a tie."""
+    if home_total == away_total:
+        return None
+    return Side.HOME if home_total > away_total else Side.AWAY
+
+
 def knockout_decided(home_total: int, away_total: int) -> bool:
     """A tied knockout match is not over: it goes on with extra boxes (RULES.md §11)."""
-    return home_total != away_total
+    return winner(home_total, away_total) is not None
+
+
+def plays_extra_hands(*, knockout: bool, home_total: int, away_total: int) -> bool:
+    """Whether a match whose hands are all played goes on: a knockout match that is level
+    (RULES.md §11). Such a match cannot be signed off."""
+    return knockout and not knockout_decided(home_total, away_total)
+
+
+def knockout_winner(home_total: int, away_total: int) -> Side:
+    """The side that goes through from a knockout match; a tie has no winner yet."""
+    side = winner(home_total, away_total)
+    if side is None:
+        raise RuleError(f"the match is tied at {home_total}; a knockout match goes on with "
+                        "extra hands until it is decided")
+    return side

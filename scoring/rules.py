@@ -41,6 +41,11 @@ class Tiebreak(enum.StrEnum):
 
 DEFAULT_TIEBREAKS = (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS, Tiebreak.LOTS)
 
+# The ranges a setting may take (the settings form and the database use the same).
+HANDS_PER_MATCH_RANGE = (1, 64)
+KNOCK_LIMIT_RANGE = (1, 99)
+KNOCKOUT_TIEBREAK_HANDS_RANGE = (1, 16)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
@@ -75,10 +80,13 @@ class Rules:
         self._check()
 
     def _check(self) -> None:
-        if not 1 <= self.hands_per_match <= 64:
-            raise RuleError(f"hands per match must be 1 to 64, not {self.hands_per_match}")
-        if not 1 <= self.knock_limit <= 99:
-            raise RuleError(f"knock limit must be 1 to 99, not {self.knock_limit}")
+        low, high = HANDS_PER_MATCH_RANGE
+        if not low <= self.hands_per_match <= high:
+            raise RuleError(f"hands per match must be {low} to {high}, not "
+                            f"{self.hands_per_match}")
+        low, high = KNOCK_LIMIT_RANGE
+        if not low <= self.knock_limit <= high:
+            raise RuleError(f"knock limit must be {low} to {high}, not {self.knock_limit}")
         for name in ("knock_bonus", "gin_bonus", "undercut_bonus", "big_gin_bonus",
                      "small_points_bye", "small_points_forfeit", "lateness_limit_minutes"):
             if getattr(self, name) < 0:
@@ -89,8 +97,9 @@ class Rules:
             raise RuleError("match points for a bye or a forfeit cannot be negative")
         if self.match_points_forfeit_win < self.match_points_forfeit_loss:
             raise RuleError("a forfeit win cannot earn fewer match points than the loss")
-        if not 1 <= self.knockout_tiebreak_hands <= 16:
-            raise RuleError("extra hands for a tied knockout match must be 1 to 16")
+        low, high = KNOCKOUT_TIEBREAK_HANDS_RANGE
+        if not low <= self.knockout_tiebreak_hands <= high:
+            raise RuleError(f"extra hands for a tied knockout match must be {low} to {high}")
         if len(set(self.tiebreaks)) != len(self.tiebreaks):
             raise RuleError("a tiebreak may appear only once in the order")
 

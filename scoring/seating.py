@@ -12,12 +12,15 @@ Every page, printout and entry screen asks this module; nothing else decides a s
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple, TypeVar
 
 from scoring.errors import RuleError
 
 TABLES_PER_MATCH = 2
 SEATS_PER_TABLE = 2
+
+P = TypeVar("P")
 
 
 class Side(enum.StrEnum):
@@ -67,6 +70,32 @@ def seat_of(table_position: int, side: Side) -> int:
     side = Side(side)
     return next(seat for (table, seat), holder in _SEATING.items()
                 if table == table_position and holder.side is side)
+
+
+def place_of(side: Side, slot: int) -> tuple[int, int]:
+    """(table position, seat) of a team's first (slot 1) or second (slot 2) player: the
+    inverse of ``seat_holder``."""
+    holder = SeatHolder(Side(side), slot)
+    for (table, seat), there in _SEATING.items():
+        if there == holder:
+            return table, seat
+    raise RuleError(f"a line-up has players 1 and 2, not {slot}")
+
+
+def player_in_seat(table_position: int, seat: int, lineups: Mapping[Side, Sequence[P]]) -> P:
+    """The player in a seat, from each side's line-up: ``lineups[side]`` is (its first
+    player, its second player), keyed by ``Side`` or its value ("home", "away")."""
+    side, slot = seat_holder(table_position, seat)
+    return lineups[side][slot - 1]  # a Side is its value: "home" finds it too
+
+
+def table_number(match_number: int, table_position: int) -> int:
+    """The round's number of the match's table 1 or 2: match *m* plays at tables 2m − 1
+    and 2m (RULES.md §16)."""
+    _check_table(table_position)
+    if match_number < 1:
+        raise RuleError(f"matches are numbered from 1, not {match_number}")
+    return TABLES_PER_MATCH * (match_number - 1) + table_position
 
 
 def dealer_seat(hand: int) -> int:

@@ -4,8 +4,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Tiebreak
+from scoring.hand import MAX_DEADWOOD
 from tournament.models import Player, Role, Stage, Team, Tournament
 from tournament.services import ServiceError
+from tournament.services.stages import MAX_GROUPS
 from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_entry
 from tournament.services.tournaments import EDITABLE_FIELDS
 
@@ -127,7 +129,8 @@ class StageForm(ServiceErrorsMixin, forms.Form):
 
 
 class SnakeGroupsForm(ServiceErrorsMixin, forms.Form):
-    group_count = forms.IntegerField(label=_("Number of groups"), min_value=1, max_value=26,
+    group_count = forms.IntegerField(label=_("Number of groups"), min_value=1,
+                                     max_value=MAX_GROUPS,
                                      initial=2)
 
 
@@ -230,13 +233,13 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
     declarer_seat = forms.TypedChoiceField(label=_("Declarer"), choices=SEAT_CHOICES,
                                            coerce=int, empty_value=None, required=False)
     declarer_deadwood = forms.IntegerField(label=_("Declarer's deadwood"), min_value=0,
-                                           max_value=98, required=False)
+                                           max_value=MAX_DEADWOOD, required=False)
     opponent_deadwood = forms.IntegerField(label=_("Opponent's deadwood after lay-offs"),
-                                           min_value=0, max_value=98, required=False)
+                                           min_value=0, max_value=MAX_DEADWOOD, required=False)
     false_knock_seat = forms.TypedChoiceField(label=_("False knock by"), choices=SEAT_CHOICES,
                                               coerce=int, empty_value=None, required=False)
     false_knock_deadwood = forms.IntegerField(label=_("False knock deadwood"), min_value=0,
-                                              max_value=98, required=False)
+                                              max_value=MAX_DEADWOOD, required=False)
     declarer_cards = forms.CharField(
         label=_("Declarer's cards"), max_length=120, required=False,
         help_text=_("The ten cards kept (eleven for Big Gin), e.g. “AS 2S 3S 7H 7D 7C …”."))
@@ -255,16 +258,18 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
         return bool(self.cleaned_data.get("declarer_cards", "").strip())
 
     def cards(self):
-        from tournament.services.results import CardsEntry
+        from tournament.services.cards import CardsEntry
 
         data = self.cleaned_data
         return CardsEntry(declarer_seat=data["declarer_seat"],
                           declarer_cards=data["declarer_cards"],
                           opponent_cards=data["opponent_cards"],
-                          declarer_melds=data["declarer_melds"])
+                          declarer_melds=data["declarer_melds"],
+                          false_knock_seat=data["false_knock_seat"],
+                          false_knock_deadwood=data["false_knock_deadwood"])
 
     def entry(self):
-        from tournament.services.results import HandEntry
+        from tournament.services.hands import HandEntry
 
         data = self.cleaned_data
         return HandEntry(

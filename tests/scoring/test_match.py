@@ -1,5 +1,19 @@
-from scoring.match import bye_result, forfeit_results, knockout_decided, match_points, played
+import pytest
+
+from scoring.errors import RuleError
+from scoring.match import (
+    bye_result,
+    forfeit_results,
+    knockout_decided,
+    knockout_winner,
+    match_points,
+    played,
+    plays_extra_hands,
+    team_totals,
+    winner,
+)
 from scoring.rules import DEFAULT_RULES, Rules
+from scoring.seating import Side
 
 
 def test_win_tie_loss_earn_three_two_one():
@@ -30,3 +44,30 @@ def test_forfeit_is_zero_sum_in_small_points():
 def test_tied_knockout_match_is_not_decided():
     assert not knockout_decided(0, 0)
     assert knockout_decided(1, -1)
+
+
+def test_team_totals_add_each_team_s_two_players_at_both_tables():
+    # RULES.md §8: hand 1, A's first player knocks 4 vs 12 at table 1 (seat 1: +23); B's
+    # second player (seat 1 at table 2) goes gin against 30 (+55).
+    assert team_totals([(1, 23, -23), (2, 55, -55)]) == (23 - 55, 55 - 23)
+    # Seat 2 at table 2 is A's second player.
+    assert team_totals([(2, -10, 10)]) == (10, -10)
+    assert team_totals([]) == (0, 0)
+
+
+def test_the_winner_has_more_small_points_and_a_tie_has_none():
+    assert winner(5, -5) is Side.HOME
+    assert winner(-5, 5) is Side.AWAY
+    assert winner(0, 0) is None
+
+
+def test_a_knockout_winner_needs_a_decided_match():
+    assert knockout_winner(-7, 7) is Side.AWAY
+    with pytest.raises(RuleError, match="tied"):
+        knockout_winner(3, 3)
+
+
+def test_only_a_level_knockout_match_plays_extra_hands():
+    assert plays_extra_hands(knockout=True, home_total=0, away_total=0)
+    assert not plays_extra_hands(knockout=True, home_total=4, away_total=-4)
+    assert not plays_extra_hands(knockout=False, home_total=0, away_total=0)

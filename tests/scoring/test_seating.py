@@ -54,3 +54,34 @@ def test_seat_of_agrees_with_seat_holder():
 def test_impossible_places_are_refused(call):
     with pytest.raises(RuleError):
         call()
+
+
+def test_match_m_plays_at_tables_2m_minus_1_and_2m():
+    assert [seating.table_number(m, p) for m in (1, 2, 3) for p in (1, 2)] == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: seating.table_number(0, 1),
+    lambda: seating.table_number(1, 3),
+    lambda: seating.place_of(Side.HOME, 3),
+])
+def test_impossible_tables_and_slots_are_refused(call):
+    with pytest.raises(RuleError):
+        call()
+
+
+def test_place_of_is_the_inverse_of_seat_holder():
+    for table in (1, 2):
+        for seat in (1, 2):
+            side, slot = seating.seat_holder(table, seat)
+            assert seating.place_of(side, slot) == (table, seat)
+    # A team's first player sits at the match's table 1, its second at table 2.
+    assert seating.place_of(Side.AWAY, 1) == (1, 2)
+    assert seating.place_of(Side.AWAY, 2) == (2, 1)
+
+
+def test_the_player_in_a_seat_comes_from_the_line_ups():
+    lineups = {"home": ("A1", "A2"), "away": ("B1", "B2")}
+    assert [seating.player_in_seat(t, s, lineups) for t in (1, 2) for s in (1, 2)] == \
+        ["A1", "B1", "B2", "A2"]
+    assert seating.player_in_seat(1, 1, {Side.HOME: ("a", "b"), Side.AWAY: ("c", "d")}) == "a"

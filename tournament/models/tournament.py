@@ -12,7 +12,20 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring import DealScope, DrawRule, RuleError, Rules, Tiebreak
-from scoring.rules import DEFAULT_RULES
+from scoring.rules import (
+    DEFAULT_RULES,
+    HANDS_PER_MATCH_RANGE,
+    KNOCK_LIMIT_RANGE,
+    KNOCKOUT_TIEBREAK_HANDS_RANGE,
+)
+
+
+def _range_validators(limits: tuple[int, int]) -> list:
+    return [MinValueValidator(limits[0]), MaxValueValidator(limits[1])]
+
+
+def _in_range(field: str, limits: tuple[int, int]) -> Q:
+    return Q(**{f"{field}__gte": limits[0], f"{field}__lte": limits[1]})
 
 
 def _default_time_zone() -> str:
@@ -75,11 +88,11 @@ class Tournament(models.Model):
     # Rule settings (RULES.md); the names match scoring.Rules field for field.
     hands_per_match = models.PositiveSmallIntegerField(
         _("hands per match"), default=DEFAULT_RULES.hands_per_match,
-        validators=[MinValueValidator(1), MaxValueValidator(64)],
+        validators=_range_validators(HANDS_PER_MATCH_RANGE),
     )
     knock_limit = models.PositiveSmallIntegerField(
         _("knock limit"), default=DEFAULT_RULES.knock_limit,
-        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        validators=_range_validators(KNOCK_LIMIT_RANGE),
     )
     knock_bonus = models.PositiveSmallIntegerField(
         _("knock bonus"), default=DEFAULT_RULES.knock_bonus
@@ -132,7 +145,7 @@ class Tournament(models.Model):
     knockout_tiebreak_hands = models.PositiveSmallIntegerField(
         _("extra hands for a tied knockout match"),
         default=DEFAULT_RULES.knockout_tiebreak_hands,
-        validators=[MinValueValidator(1), MaxValueValidator(16)],
+        validators=_range_validators(KNOCKOUT_TIEBREAK_HANDS_RANGE),
     )
     lateness_limit_minutes = models.PositiveSmallIntegerField(
         _("lateness limit (minutes)"), default=DEFAULT_RULES.lateness_limit_minutes
@@ -163,11 +176,11 @@ class Tournament(models.Model):
                 condition=Q(ends_on__gte=F("starts_on")), name="tournament_dates_in_order"
             ),
             models.CheckConstraint(
-                condition=Q(hands_per_match__gte=1, hands_per_match__lte=64),
+                condition=_in_range("hands_per_match", HANDS_PER_MATCH_RANGE),
                 name="tournament_hands_per_match_range",
             ),
             models.CheckConstraint(
-                condition=Q(knock_limit__gte=1, knock_limit__lte=99),
+                condition=_in_range("knock_limit", KNOCK_LIMIT_RANGE),
                 name="tournament_knock_limit_range",
             ),
             models.CheckConstraint(

@@ -110,16 +110,17 @@ def _match_plans(round_: Round, matches) -> list[MatchPlan]:
     hands = round_.hands_per_match
     plans = []
     for match in matches:
-        lineup = {entry.side: entry for entry in match.entries.all()}
+        teams = {entry.side: entry.team for entry in match.entries.all()}
+        lineups = {entry.side: (entry.first_player, entry.second_player)
+                   for entry in match.entries.all()}
         tables = sorted(match.tables.all(), key=lambda t: t.position)
         table_plans = []
         for table in tables:
             seats = []
             for seat_number in (1, 2):
-                side, slot = seating.seat_holder(table.position, seat_number)
-                entry = lineup[side.value]
-                player = entry.first_player if slot == 1 else entry.second_player
-                seats.append(SeatPlan(seat=seat_number, team=entry.team, player=player))
+                side = seating.seat_holder(table.position, seat_number).side
+                player = seating.player_in_seat(table.position, seat_number, lineups)
+                seats.append(SeatPlan(seat=seat_number, team=teams[side], player=player))
             dealer_seats = tuple(
                 seating.dealer_seat(hand) for hand in range(1, hands + match.extra_hands + 1)
             )

@@ -9,6 +9,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from scoring import seating
+from scoring.match import plays_extra_hands, team_totals
 from tournament.models import (
     Approval,
     HandResult,
@@ -16,10 +17,45 @@ from tournament.models import (
     Player,
     Round,
     RoundEntry,
+    Stage,
     Table,
     TableSignature,
 )
 from tournament.selectors.visibility import ResultView
+
+# A match's state, read one way by the services and the pages ----------------------------
+
+def is_correction(match: Match) -> bool:
+    """Whether a change to the match's results now is a correction: the match is signed
+    off, or its round is closed. Only a referee corrects, with a reason (RULES.md §10)."""
+    return match.signed_off_at is not None or match.round.status == Round.Status.CLOSED
+
+
+def match_totals(match: Match) -> tuple[int, int]:
+    """(home, away) small points from the current results at both tables (RULES.md §8)."""
+    return team_totals(HandResult.objects.filter(table__match=match, is_current=True)
+                       .values_list("table__position", "seat1_points", "seat2_points"))
+
+
+def all_hands_entered(match: Match) -> bool:
+    """Every hand of the match (extra hands included) has a result at both tables."""
+    entered = HandResult.objects.filter(table__match=match, is_current=True).count()
+    return entered >= seating.TABLES_PER_MATCH * match.hands
+
+
+def is_knockout(match: Match) -> bool:
+    return match.round.stage.kind == Stage.Kind.KNOCKOUT
+
+
+def tied_knockout(match: Match) -> bool:
+    """A knockout match not signed off, with every hand entered and the teams level: it
+    goes on with extra hands (RULES.md §11)."""
+    if match.signed_off_at is not None or not is_knockout(match):
+        return False
+    if not all_hands_entered(match):
+        return False
+    home, away = match_totals(match)
+    return plays_extra_hands(knockout=True, home_total=home, away_total=away)
 
 
 @dataclass
@@ -182,15 +218,15 @@ def pin_alerts(round_: Round) -> list[PinAlert]:
         for slot, player in ((1, entry.first_player), (2, entry.second_player)):
             if player is None:
                 continue
+            position, seat = seating.place_of(entry.side, slot)
             until = player.pin_locked_until
             locked = until is not None and until > now
             if not locked and (until is not None or not player.pin_failures):
                 continue  # nothing to see, or a lock that has ended (the count restarts)
             alerts.append(PinAlert(
                 player=player, team_code=entry.team.code,
-                table=tables.get((entry.match_id, slot)),
-                # A team's first player sits at the match's table 1, its second at table 2.
-                seat=seating.seat_of(slot, entry.side), failures=player.pin_failures,
+                table=tables.get((entry.match_id, position)), seat=seat,
+                failures=player.pin_failures,
                 locked_until=until if locked else None))
     alerts.sort(key=lambda a: (not a.locked, a.table or 0, a.seat))
     return alerts
@@ -200,13 +236,15 @@ def round_totals(round_: Round) -> dict:
     """Points so far per (table number, seat), and per match the home and away totals:
     ``{(14, 1): 23, …, (match_pk, "home"): 40, …}``. One query."""
     totals: dict = {}
+    per_match: dict[int, list[tuple[int, int, int]]] = {}
     rows = HandResult.objects.filter(table__round=round_, is_current=True).values_list(
         "table__number", "table__position", "table__match_id", "seat1_points", "seat2_points")
     for number, position, match_id, seat1, seat2 in rows:
         for seat, points in ((1, seat1), (2, seat2)):
             totals[number, seat] = totals.get((number, seat), 0) + points
-            side = seating.seat_holder(position, seat).side.value
-            totals[match_id, side] = totals.get((match_id, side), 0) + points
+        per_match.setdefault(match_id, []).append((position, seat1, seat2))
+    for match_id, results in per_match.items():
+        totals[match_id, "home"], totals[match_id, "away"] = team_totals(results)
     return totals
 
 

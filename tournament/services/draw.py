@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 
 from scoring.errors import RuleError
-from scoring.match import knockout_decided
+from scoring.match import knockout_winner
 from scoring.pairing import (
     SwapConflict,
     SwissTeam,
@@ -48,6 +48,7 @@ from scoring.pairing import (
     swiss_pairing,
     third_place_match,
 )
+from scoring.seating import Side, table_number
 from tournament.models import (
     Group,
     Match,
@@ -278,14 +279,14 @@ def _knockout_result(match: Match) -> tuple[Team, Team]:
     """(winner, loser) of a signed-off knockout match."""
     if match.signed_off_at is None or match.home_total is None:
         raise ServiceError(f"match {match.number} ({match}) has no official result yet")
-    if not knockout_decided(match.home_total, match.away_total):
+    try:
+        side = knockout_winner(match.home_total, match.away_total)
+    except RuleError:
         raise ServiceError(
             f"match {match.number} ({match}) is tied; it goes on with extra hands until "
             "it is decided"
-        )
-    if match.home_total > match.away_total:
-        return match.home, match.away
-    return match.away, match.home
+        ) from None
+    return (match.home, match.away) if side is Side.HOME else (match.away, match.home)
 
 
 def _match_between(round_: Round, a: Team, b: Team) -> Match:
@@ -331,7 +332,7 @@ def _save_draw(round_: Round, draw: Draw, *, first_match: int = 1) -> None:
         for n, p in enumerate(draw.pairings, first_match)
     )
     Table.objects.bulk_create(
-        Table(round=round_, match=m, position=pos, number=2 * (m.number - 1) + pos)
+        Table(round=round_, match=m, position=pos, number=table_number(m.number, pos))
         for m in matches for pos in (1, 2)
     )
     entries = []

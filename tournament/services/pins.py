@@ -27,6 +27,7 @@ from tournament.hashers import PinHasher
 from tournament.models import Player, Table, Tournament
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.locking import lock
 
 PIN_HASHER = PinHasher.algorithm
 
@@ -102,8 +103,7 @@ def record_wrong_pin(actor: Actor, wrong: WrongPin) -> Player:
     table, seat = wrong.table, wrong.seat
     with transaction.atomic():
         # The player's row is locked: two wrong PINs at once both count.
-        player = (Player.objects.select_for_update(of=("self",))
-                  .select_related("team__tournament").get(pk=wrong.player.pk))
+        player = lock(players=[wrong.player]).one("players")
         tournament = player.team.tournament
         now = timezone.now()
         if player.pin_locked_until is not None and not is_locked(player, now):
@@ -159,8 +159,7 @@ def lift_pin_lock(actor: Actor, player: Player) -> Player:
     tournament = player.team.tournament
     require(actor.user, tournament, Perm.SIGN_OFF)
     with transaction.atomic():
-        player = (Player.objects.select_for_update(of=("self",)).select_related("team")
-                  .get(pk=player.pk))
+        player = lock(players=[player]).one("players")
         locked = is_locked(player)
         if not locked and not player.pin_failures:
             raise ServiceError(f"PIN entry for {player.name} is not locked")

@@ -18,6 +18,7 @@ from scoring.deals import DealPlace, make_deal
 from tournament.models import AuditEntry, Deal, DealKey, Stage
 from tournament.selectors.keys import deal_keys
 from tournament.services import ServiceError
+from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.deals import (
     generate_deals,
     make_key,
@@ -27,15 +28,11 @@ from tournament.services.deals import (
     set_public_value,
 )
 from tournament.services.draw import generate_round
-from tournament.services.results import (
-    HandEntry,
-    add_extra_hands,
-    approve_hand,
-    record_hand_result,
-    sign_off_match,
-    sign_table,
-)
+from tournament.services.entry import record_hand_result
+from tournament.services.extra_hands import add_extra_hands
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import close_round, publish_round, start_round
+from tournament.services.signoff import sign_off_match
 from tournament.services.stages import create_stage, enter_teams
 
 KNOCK = HandEntry("knock", declarer_seat=1, declarer_deadwood=4, opponent_deadwood=12)

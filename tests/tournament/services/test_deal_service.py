@@ -140,7 +140,8 @@ def test_results_keep_the_deal_they_were_played_on(director_actor, round_, tourn
     """A reserve deal replaces a box only for the tables still to play it (issue 10)."""
     import uuid
 
-    from tournament.services.results import HandEntry, record_hand_result
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
     from tournament.services.rounds import publish_round, start_round
 
     generate_deals(director_actor, round_)

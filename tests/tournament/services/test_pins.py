@@ -13,14 +13,11 @@ from django.utils import timezone
 from tournament.hashers import PinHasher
 from tournament.models import AuditEntry, Player, Stage
 from tournament.services import ServiceError
+from tournament.services.approvals import approve_hand, seat_player
 from tournament.services.draw import generate_round
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.pins import WrongPin, lift_pin_lock
-from tournament.services.results import (
-    HandEntry,
-    approve_hand,
-    record_hand_result,
-    seat_player,
-)
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 from tournament.services.teams import set_player_pin

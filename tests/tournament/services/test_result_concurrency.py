@@ -13,11 +13,8 @@ from django.db import connection
 
 from tournament.models import HandResult, Stage
 from tournament.services.draw import generate_round
-from tournament.services.results import (
-    HandEntry,
-    StaleResult,
-    record_hand_result,
-)
+from tournament.services.entry import StaleResult, record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 

@@ -4,18 +4,14 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tournament.models import AuditEntry, HandResult, Round, Stage, TableSignature
+from tournament.selectors.results import match_totals, tied_knockout
 from tournament.services import ServiceError
+from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.draw import generate_round
-from tournament.services.results import (
-    HandEntry,
-    StaleResult,
-    approve_hand,
-    match_totals,
-    record_hand_result,
-    sign_off_match,
-    sign_table,
-)
+from tournament.services.entry import StaleResult, record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
+from tournament.services.signoff import sign_off_match
 from tournament.services.stages import create_stage, enter_teams
 
 KNOCK_4_VS_12 = HandEntry("knock", declarer_seat=1, declarer_deadwood=4, opponent_deadwood=12)
@@ -179,10 +175,18 @@ def test_correction_after_sign_off_needs_a_referee_and_a_reason(scorer, referee,
 
 # Cards mode ----------------------------------------------------------------------------------
 
-from tournament.services.results import CardsEntry, settle_cards  # noqa: E402
+from tournament.services.cards import CardsEntry, settle_cards  # noqa: E402
 
 KNOCKER = "AS 2S 3S 7H 7D 7C 9C TC JC 4D"  # deadwood 4
 OPPONENT = "4S 5S KH KD QH QD JH JD 8H 8D"  # K-Q-J twice; 4S 5S lay off onto A-2-3
+
+
+def test_cards_mode_refuses_a_false_knock_rather_than_dropping_it(tournament):
+    cards = CardsEntry(1, KNOCKER, OPPONENT, false_knock_seat=2, false_knock_deadwood=23)
+    with pytest.raises(ServiceError, match="entered with the deadwood counts, not the cards"):
+        settle_cards(cards, tournament.rules)
+    with pytest.raises(ServiceError, match="false knock"):
+        settle_cards(CardsEntry(1, KNOCKER, OPPONENT, false_knock_deadwood=23), tournament.rules)
 
 
 def test_cards_mode_works_out_lay_offs_and_points(tournament):
@@ -243,7 +247,7 @@ def test_cards_are_stored_with_the_result(scorer, match, tournament):
 # PINs -----------------------------------------------------------------------------------------
 
 def test_with_pins_each_player_confirms_with_their_own(scorer, match, director_actor):
-    from tournament.services.results import seat_player
+    from tournament.services.approvals import seat_player
     from tournament.services.teams import set_player_pin
 
     tournament = match.round.stage.tournament
@@ -273,7 +277,7 @@ def test_bad_pins_are_refused(director_actor, match, pin):
 
 
 def test_seat_players_follow_the_duplicate_seating(match):
-    from tournament.services.results import seat_player
+    from tournament.services.approvals import seat_player
 
     home_first = seat_player(table(match, 1), 1)
     assert home_first.team_id == match.home_id and home_first.number == 1
@@ -298,12 +302,14 @@ def knockout_match(director_actor, tournament, teams):
 
 def test_tied_knockout_match_gets_extra_hands_and_their_deals(scorer, referee, knockout_match):
     from tournament.models import Deal
-    from tournament.services.results import add_extra_hands
+    from tournament.services.extra_hands import add_extra_hands
 
     match = knockout_match
     with pytest.raises(ServiceError, match="hands without a result"):
         add_extra_hands(referee, match)
+    assert not tied_knockout(match)  # not every hand is entered
     play_whole_match(scorer, match)  # the same result at both tables: level
+    assert tied_knockout(match)
     with pytest.raises(ServiceError, match="tied"):
         sign_off_match(referee, match)
     with pytest.raises(PermissionDenied):
@@ -329,7 +335,7 @@ def test_tied_knockout_match_gets_extra_hands_and_their_deals(scorer, referee, k
 
 
 def test_a_decided_match_does_not_play_on(scorer, referee, knockout_match):
-    from tournament.services.results import add_extra_hands
+    from tournament.services.extra_hands import add_extra_hands
 
     match = knockout_match
     for position in (1, 2):

@@ -156,7 +156,8 @@ def test_hand_records_show_every_tables_result_on_the_deal(
         django_assert_max_num_queries):
     import uuid
 
-    from tournament.services.results import HandEntry, record_hand_result
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
 
     round_, _values = open_round
     table = round_.tables.get(number=3)
@@ -235,7 +236,8 @@ def test_hand_records_put_each_result_under_the_deal_it_was_played_on(
     import uuid
 
     from tournament.services.deals import replace_deal
-    from tournament.services.results import HandEntry, record_hand_result
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
 
     round_, _values = open_round
     one, two = round_.tables.order_by("number")[:2]

@@ -124,7 +124,8 @@ def test_referee_plays_a_tied_knockout_match_on_from_the_match_page(
         client, director_actor, tournament, teams, staff_user):
     import uuid
 
-    from tournament.services.results import HandEntry, record_hand_result
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
 
     stage = create_stage(director_actor, tournament, name="KO", kind=Stage.Kind.KNOCKOUT)
     enter_teams(director_actor, stage, teams(2))
@@ -162,3 +163,17 @@ def test_a_scorer_finds_the_tables_from_the_dashboard(client, scorer, tournament
     progress = client.get(progress_url).content.decode()
     for table in match.tables.all():
         assert url("table_entry", tournament.slug, table.pk) in progress
+
+
+def test_a_false_knock_typed_with_the_cards_is_refused_not_dropped(client, scorer, tournament,
+                                                                   match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    response = post_hand(client, tournament, table, 1, page, outcome="knock",
+                         declarer_seat="1", declarer_cards="AS 2S 3S 7H 7D 7C 9C TC JC 4D",
+                         opponent_cards="4S 5S KH KD QH QD JH JD 8H 8D",
+                         false_knock_seat="2", false_knock_deadwood="23")
+    assert response.status_code == 200
+    assert ("a hand with a false knock is entered with the deadwood counts, not the cards"
+            in response.content.decode())
+    assert not HandResult.objects.exists()

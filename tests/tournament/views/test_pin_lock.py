@@ -14,13 +14,10 @@ from django.utils import timezone
 
 from tournament.models import Approval, AuditEntry, Player, Stage, TableSignature
 from tournament.services import pins
+from tournament.services.approvals import approve_hand, seat_player
 from tournament.services.draw import generate_round
-from tournament.services.results import (
-    HandEntry,
-    approve_hand,
-    record_hand_result,
-    seat_player,
-)
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 from tournament.services.teams import set_player_pin

@@ -19,7 +19,8 @@ from tests.tournament.views.test_deal_secrecy import all_routes, fill
 from tournament.models import Deal, HandResult, Round, Stage
 from tournament.services.deals import generate_deals
 from tournament.services.draw import generate_round
-from tournament.services.results import HandEntry, record_hand_result
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 

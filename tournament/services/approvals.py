@@ -1,0 +1,116 @@
+"""The players' approvals of each hand and their signatures for the table (RULES.md §10).
+
+Both players approve every hand (a tap for their seat on the scorer's device, or their PIN
+when the tournament asks for one); a new version of a hand needs new approvals. When every
+hand at a table is approved by both, both players sign the table.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring import seating
+from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
+from tournament.permissions import Perm, require
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.locking import lock
+from tournament.services.pins import check_pin, counts_wrong_pins
+
+
+@counts_wrong_pins
+def approve_hand(actor: Actor, result: HandResult, seat: int, *,
+                 pin: str | None = None) -> Approval:
+    """A player approves the current result of a hand: a tap for the seat on the scorer's
+    device, or the player's PIN when the tournament asks for one."""
+    table = result.table
+    tournament = table.match.round.stage.tournament
+    require(actor.user, tournament, Perm.ENTER_RESULTS)
+    if seat not in (1, 2):
+        raise ServiceError(f"table {table.number} has seats 1 and 2, not {seat}")
+    with transaction.atomic():
+        table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
+        result = HandResult.objects.get(pk=result.pk)
+        if not result.is_current:
+            raise ServiceError(f"hand {result.hand} has a newer result; approve that one")
+        existing = Approval.objects.filter(result=result, seat=seat).first()
+        if existing is not None:
+            return existing
+        method = _check_player(table, seat, pin)
+        approval = Approval.objects.create(result=result, seat=seat, method=method,
+                                           recorded_by=actor.user)
+        audit(actor, tournament, "result.approve",
+              f"seat {seat} approved hand {result.hand} at table {table.number} "
+              f"(version {result.version})", table=table.pk, hand=result.hand,
+              match=table.match_id)
+    return approval
+
+
+def seat_player(table: Table, seat: int) -> Player:
+    """The player in a seat of a table this round (the line-up and RULES.md §8)."""
+    entries = RoundEntry.objects.filter(match_id=table.match_id).select_related(
+        "first_player", "second_player")
+    lineups = {entry.side: (entry.first_player, entry.second_player) for entry in entries}
+    return seating.player_in_seat(table.position, seat, lineups)
+
+
+def _check_player(table: Table, seat: int, pin: str | None) -> str:
+    """How the player confirmed: "tap", or "pin" after checking it when the tournament
+    asks for PINs (a wrong PIN is counted, and too many lock the player's PIN entry:
+    services.pins)."""
+    tournament = table.match.round.stage.tournament  # loaded with the locked table
+    if not tournament.approvals_need_pin:
+        return Approval.Method.TAP
+    player = seat_player(table, seat)
+    if not player.pin_hash:
+        raise ServiceError(f"{player.name} (seat {seat}) has no PIN yet; the director sets it "
+                           "on the team's page")
+    check_pin(tournament, player, pin, table=table, seat=seat)
+    return Approval.Method.PIN
+
+
+def missing_at(table: Table) -> list[str]:
+    """What a table still lacks before its players may sign: results and approvals."""
+    hands = table.match.hands
+    current = {r.hand: r for r in HandResult.objects.filter(table=table, is_current=True)
+               .prefetch_related("approvals")}
+    missing = []
+    for hand in range(1, hands + 1):
+        result = current.get(hand)
+        if result is None:
+            missing.append(f"table {table.number}: hand {hand} has no result")
+            continue
+        approved = {a.seat for a in result.approvals.all()}
+        for seat in (1, 2):
+            if seat not in approved:
+                missing.append(f"table {table.number}: hand {hand} is not approved by "
+                               f"seat {seat}")
+    return missing
+
+
+def listed(missing: list[str], most: int = 4) -> str:
+    return "; ".join(missing[:most]) + ("; …" if len(missing) > most else "")
+
+
+@counts_wrong_pins
+def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
+               ) -> TableSignature:
+    """A player signs the table's results at the end of the match."""
+    tournament = table.match.round.stage.tournament
+    require(actor.user, tournament, Perm.ENTER_RESULTS)
+    if seat not in (1, 2):
+        raise ServiceError(f"table {table.number} has seats 1 and 2, not {seat}")
+    with transaction.atomic():
+        table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
+        missing = missing_at(table)
+        if missing:
+            raise ServiceError("not ready to sign: " + listed(missing))
+        if TableSignature.objects.filter(table=table, seat=seat).exists():
+            return TableSignature.objects.get(table=table, seat=seat)
+        method = _check_player(table, seat, pin)
+        signature, created = TableSignature.objects.get_or_create(
+            table=table, seat=seat, defaults={"method": method, "recorded_by": actor.user})
+        if created:
+            audit(actor, tournament, "result.sign",
+                  f"seat {seat} signed table {table.number}", table=table.pk,
+                  match=table.match_id)
+    return signature

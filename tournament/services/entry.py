@@ -1,0 +1,166 @@
+"""Entering hands: every save is a new version of the table's hand (RULES.md §10).
+
+The FCG procedure: staff record each hand, both players approve it
+(``services.approvals``), at the end both players of each table sign, and the referee signs
+the match off (``services.signoff``). A result is never overwritten: the database keeps one
+current version per table and hand, the form carries the version it showed, and a request
+token makes a re-sent form harmless.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+from django.db.models import Q
+
+from tournament.models import Deal, HandResult, Round, Table, TableSignature
+from tournament.permissions import Perm, has_perm, require
+from tournament.selectors.results import is_correction
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.cards import box_conflict
+from tournament.services.deals import deal_set_of
+from tournament.services.hands import HandEntry, score_entry, seat_points
+from tournament.services.locking import checkpoint, lock
+from tournament.services.signoff import correction_reason, reopen
+
+
+class StaleResult(ServiceError):
+    """Someone saved this hand since the form was opened; ``current`` is what is stored."""
+
+    def __init__(self, current: HandResult | None):
+        what = f"{HandEntry.of(current).words} (version {current.version}, by " \
+               f"{current.entered_by})" if current else "nothing"
+        super().__init__(f"this hand was changed meanwhile; it now holds {what}. "
+                         "Check it and save again if yours is right.")
+        self.current = current
+
+
+def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | None:
+    """The deal a table played a hand on: the one its first result recorded (a later
+    version is the same play, corrected), else the deal current for its set and hand now.
+    None when the round's deals were not made here."""
+    if current is not None:
+        return current.deal
+    return Deal.objects.filter(round=table.match.round, hand=hand, is_current=True,
+                               deal_set=deal_set_of(table.match.round, table.match.number)
+                               ).first()
+
+
+def record_hand_result(
+    actor: Actor, table: Table, hand: int, entry: HandEntry, *,
+    seen_version: int, request_token: uuid.UUID | str, reason: str = "",
+    cards: dict | None = None,
+) -> HandResult:
+    """Save a new version of a hand's result.
+
+    ``seen_version`` is the version the scorer's form showed (0 for none): if another
+    version was saved since, nothing is saved and the scorer is shown what is stored. The
+    same ``request_token`` twice (a double click, a re-sent form) returns the first save.
+    After sign-off only a referee may change a result, with a reason; that clears the
+    sign-off and the players' signatures until they are given again.
+    """
+    tournament = table.match.round.stage.tournament
+    require(actor.user, tournament, Perm.ENTER_RESULTS)
+    try:
+        token = uuid.UUID(str(request_token))
+    except ValueError:
+        raise ServiceError("the form has no valid request token; reload the page") from None
+    with transaction.atomic():
+        # The match, then the table: a sign-off locks the same match, so it comes wholly
+        # before or after this save; saves at other matches go on in parallel.
+        locked = lock(matches=[table.match_id], tables=[table.pk])
+        match, table = locked.one("matches"), locked.one("tables")
+        table.match = match
+        round_ = match.round
+        # One query finds both a save of this very form and the hand's current version.
+        found = list(HandResult.objects.filter(
+            Q(request_token=token) | Q(table=table, hand=hand, is_current=True)))
+        earlier = next((r for r in found if r.request_token == token), None)
+        current = next((r for r in found if r.is_current and r.table_id == table.pk
+                        and r.hand == hand), None)
+        if earlier is not None:
+            if earlier.table_id != table.pk or earlier.hand != hand:
+                raise ServiceError("this form was already used for another hand; reload it")
+            return earlier
+        correcting = is_correction(match)
+        _check_can_enter(actor, round_, correcting)
+        if correcting:
+            reason = correction_reason(reason)
+        if not 1 <= hand <= match.hands:
+            raise ServiceError(f"hand {hand} is not in this match: it has hands 1 to "
+                               f"{match.hands}", field_errors={"hand": ["no such hand"]})
+        score = score_entry(entry, round_.rules)
+        if (current.version if current else 0) != seen_version:
+            raise StaleResult(current)
+        checkpoint("hand.save")
+        # The current version is always the latest: versions are never thrown away.
+        version = (current.version if current else 0) + 1
+        if current is not None:
+            current.is_current = False
+            current.save(update_fields=["is_current"])
+        seat1, seat2 = seat_points(score, entry.declarer_seat)
+        deal = played_deal(table, hand, current)
+        result = HandResult.objects.create(
+            table=table, hand=hand, deal=deal, version=version, outcome=score.outcome.value,
+            declarer_seat=entry.declarer_seat,
+            declarer_deadwood=score.declarer_deadwood, opponent_deadwood=score.opponent_deadwood,
+            false_knock_seat=entry.false_knock_seat,
+            false_knock_deadwood=entry.false_knock_deadwood,
+            seat1_points=seat1, seat2_points=seat2, explanation=score.explanation,
+            cards=cards, box_conflict=box_conflict(deal, cards, round_.rules),
+            entered_by=actor.user, ip_address=actor.ip, device=actor.device,
+            reason=reason, request_token=token,
+        )
+        cleared = TableSignature.objects.filter(table=table).delete()[0]
+        if correcting:
+            reopen(match)
+        audit(actor, tournament, "result.correct" if correcting else
+              ("result.change" if current else "result.enter"),
+              _describe(actor, table, hand, current, entry, score, reason, cleared),
+              table=table.pk, hand=hand, version=result.version, match=match.pk)
+    return result
+
+
+def check_may_enter(actor: Actor, table: Table) -> None:
+    """Results, and previews of them, are for a round in play, or a referee's correction
+    after sign-off; nothing else (raises ServiceError or PermissionDenied)."""
+    require(actor.user, table.match.round.stage.tournament, Perm.ENTER_RESULTS)
+    _check_can_enter(actor, table.match.round, is_correction(table.match))
+
+
+def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:
+    tournament = round_.stage.tournament
+    if correcting:
+        if not has_perm(actor.user, tournament, Perm.CORRECT_SIGNED_RESULT):
+            raise ServiceError("this match is signed off; only a referee can correct it")
+        return
+    if round_.status != Round.Status.IN_PLAY:
+        raise ServiceError(f"{round_} is {round_.get_status_display().lower()}; results are "
+                           "entered only while it is in play")
+
+
+def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
+    where = f"hand {hand} at table {table.number}"
+    if before is None:
+        text = f"{actor.name} entered {where}: {entry.words} ({score.explanation})"
+    else:
+        text = (f"{actor.name} changed {where}: {HandEntry.of(before).words} → "
+                f"{entry.words} ({score.explanation})")
+    if reason:
+        text += f"; reason: {reason}"
+    if cleared:
+        text += "; the players' signatures were cleared"
+    return text
+
+
+def note_scoring_device(actor: Actor, table: Table) -> None:
+    """A scorer's device takes a table for the round (it then sees that table's results):
+    recorded, so that one account scoring two tables of a round shows in the audit log."""
+    audit(actor, table.match.round.stage.tournament, "result.device",
+          f"{actor.name}'s device scores table {table.number} in {table.match.round}",
+          table=table.pk, match=table.match_id, device=actor.device)
+
+
+def new_request_token() -> str:
+    return str(uuid.uuid4())

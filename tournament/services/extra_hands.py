@@ -1,0 +1,62 @@
+"""A tied knockout match plays on with extra hands (RULES.md §11).
+
+A knockout match cannot be signed off level. When every hand at both tables is entered and
+the teams are level, the referee adds the tournament's "extra hands for a tied knockout
+match"; if the round's deals were made here, the deals for those hands are made at once
+(the same boxes for every tied match of a field-wide deal set). This repeats until the match
+is decided.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring.match import plays_extra_hands
+from tournament.models import Match, Round
+from tournament.permissions import Perm, require
+from tournament.selectors.results import all_hands_entered, is_knockout, match_totals
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.deals import deal_set_of, make_missing_deals
+from tournament.services.locking import checkpoint, lock
+
+
+def add_extra_hands(actor: Actor, match: Match) -> Match:
+    """A knockout match that ends level goes on with more boxes (RULES.md §11: the setting
+    "extra hands for a tied knockout match", one pair at a time by default)."""
+    tournament = match.round.stage.tournament
+    require(actor.user, tournament, Perm.SIGN_OFF)
+    with transaction.atomic():
+        # The round too: the new hands' deals may be shared by every match of the round,
+        # so two tied matches adding hands at once make them once, one after the other.
+        locked = lock(rounds=[match.round_id], matches=[match])
+        round_, match = locked.one("rounds"), locked.one("matches")
+        match.round = round_
+        if not is_knockout(match):
+            raise ServiceError("only a knockout match is played on after a tie")
+        # In play, or being corrected after its round was closed.
+        if (round_.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED)
+                or match.signed_off_at is not None):
+            raise ServiceError(f"match {match.number} is not being played")
+        if not all_hands_entered(match):
+            raise ServiceError(f"match {match.number} has hands without a result yet")
+        home, away = match_totals(match)
+        if not plays_extra_hands(knockout=True, home_total=home, away_total=away):
+            raise ServiceError(f"match {match.number} is not tied ({home} – {away})")
+        checkpoint("match.extra_hands")
+        extra = round_.rules.knockout_tiebreak_hands
+        match.extra_hands += extra
+        match.save(update_fields=["extra_hands"])
+        made = _deal_extra_hands(actor, round_, match)
+        audit(actor, tournament, "match.extra_hands",
+              f"{actor.name} added {extra} hands to match {match.number} ({match.home.code} "
+              f"{home} – {away} {match.away.code}): hands {match.hands - extra + 1} to "
+              f"{match.hands}" + (f"; {made} new deals made" if made else ""),
+              match=match.pk)
+    return match
+
+
+def _deal_extra_hands(actor: Actor, round_: Round, match: Match) -> int:
+    """When the round's deals were made here, make the deals the new hands need."""
+    if not round_.deals.exists():
+        return 0
+    return make_missing_deals(actor, round_, deal_set_of(round_, match.number), match.hands)

@@ -1,0 +1,82 @@
+"""The referee's sign-off, and what a correction after it undoes (RULES.md §10).
+
+A sign-off makes a match official: every hand at both tables entered and approved, both
+tables signed by both players; the totals are computed then. It locks the match and both
+its tables (``services.locking``), the rows every hand save locks too, so a hand saved at
+that moment either lands first (and clears the signatures the sign-off needs) or finds the
+match signed off.
+
+After the sign-off, or once the round is closed, only a referee changes a hand, with a
+reason (``selectors.results.is_correction``); the change makes the match provisional again
+until it is signed off again.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.match import plays_extra_hands
+from tournament.models import Match, Round, Table, TableSignature
+from tournament.permissions import Perm, require
+from tournament.selectors.results import is_knockout, match_totals
+from tournament.services.approvals import listed, missing_at
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.locking import checkpoint, lock
+from tournament.services.text import clean_text
+
+
+def sign_off_match(actor: Actor, match: Match) -> Match:
+    """The referee makes the match official: every hand at both tables entered, approved,
+    and both tables signed by both players."""
+    tournament = match.round.stage.tournament
+    require(actor.user, tournament, Perm.SIGN_OFF)
+    table_ids = Table.objects.filter(match_id=match.pk).values_list("pk", flat=True)
+    with transaction.atomic():
+        locked = lock(matches=[match], tables=table_ids)
+        match = locked.one("matches")
+        if match.signed_off_at is not None:
+            raise ServiceError(f"match {match.number} is signed off already")
+        if match.round.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED):
+            raise ServiceError(f"{match.round} is not in play")
+        tables = sorted(locked.tables.values(), key=lambda t: t.position)
+        missing = [m for table in tables for m in missing_at(table)]
+        signed = set(TableSignature.objects.filter(table__match=match)
+                     .values_list("table__number", "seat"))
+        missing += [f"table {t.number}: seat {s} has not signed" for t in tables
+                    for s in (1, 2) if (t.number, s) not in signed]
+        if missing:
+            raise ServiceError("cannot sign off: " + listed(missing))
+        home, away = match_totals(match)
+        if plays_extra_hands(knockout=is_knockout(match), home_total=home, away_total=away):
+            raise ServiceError(f"the match is tied at {home}; a knockout match goes on with "
+                               "extra hands until it is decided")
+        checkpoint("match.sign_off")
+        match.home_total, match.away_total = home, away
+        match.signed_off_at = timezone.now()
+        match.signed_off_by = actor.user
+        match.save(update_fields=["home_total", "away_total", "signed_off_at",
+                                  "signed_off_by"])
+        audit(actor, tournament, "match.sign_off",
+              f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "
+              f"{away} {match.away.code})", match=match.pk)
+    return match
+
+
+def correction_reason(reason: str) -> str:
+    """The reason a correction must give, cleaned; refused when there is none."""
+    try:
+        return clean_text(reason, label="reason", max_length=500, required=True)
+    except ValueError:
+        raise ServiceError("a correction after sign-off needs a reason",
+                           field_errors={"reason": ["give the reason"]}) from None
+
+
+def reopen(match: Match) -> None:
+    """A correction makes the match provisional until it is signed off again; call it with
+    the match locked. A closed round stays closed (its records stay public; the match shows
+    "being corrected")."""
+    match.signed_off_at = None
+    match.signed_off_by = None
+    match.home_total = match.away_total = None
+    match.save(update_fields=["signed_off_at", "signed_off_by", "home_total", "away_total"])
