@@ -106,6 +106,12 @@ class Match(models.Model):
                 | Q(home_total=-F("away_total")),
                 name="match_totals_zero_sum",
             ),
+            # Official means totals, and totals mean official: written and cleared together.
+            models.CheckConstraint(
+                condition=Q(signed_off_at__isnull=True, home_total__isnull=True)
+                | Q(signed_off_at__isnull=False, home_total__isnull=False),
+                name="match_totals_when_signed_off",
+            ),
         ]
 
     def __str__(self) -> str:
