@@ -12,13 +12,12 @@ from django.utils import timezone
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.locking import lock
 from tournament.services.text import clean_text
 
 
 def _locked(round_: Round) -> Round:
-    return Round.objects.select_for_update().select_related("stage__tournament").get(
-        pk=round_.pk
-    )
+    return lock(rounds=[round_]).one("rounds")
 
 
 def _expect(round_: Round, *statuses: str, doing: str) -> None:
@@ -99,7 +98,10 @@ def close_round(actor: Actor, round_: Round) -> Round:
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
-        round_ = _locked(round_)
+        # The round and all its matches (services.locking): a sign-off or a correction at
+        # that moment lands wholly before the close, or after it.
+        matches = Match.objects.filter(round_id=round_.pk).values_list("pk", flat=True)
+        round_ = lock(rounds=[round_], matches=matches).one("rounds")
         _expect(round_, Round.Status.IN_PLAY, doing="close it")
         still_open = unfinished_matches(round_)
         if still_open:

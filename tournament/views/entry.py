@@ -1,7 +1,9 @@
 """Result entry: one screen per table, the match page with its history, the round dashboard.
 
 Keyboard-first on a desk, thumb-friendly on a phone; with htmx a saved hand or a points
-preview replaces only its own row. Every change goes through ``services.results``.
+preview replaces only its own row. Every change goes through the services (``entry``,
+``approvals``, ``signoff``, ``extra_hands``); a match's state is read in
+``selectors.results``.
 """
 
 import re
@@ -14,39 +16,37 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.match import knockout_decided
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, HandResult, Match, Player, Round, Stage, Table
+from tournament.models import AuditEntry, HandResult, Match, Player, Round, Table
 from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
 from tournament.selectors.results import (
     box_conflicts,
+    is_correction,
     pin_alerts,
     round_progress,
     round_totals,
     table_sheet,
+    tied_knockout,
 )
 from tournament.selectors.visibility import result_view, sees_every_result
 from tournament.services import Actor, ServiceError
-from tournament.services.pins import lift_pin_lock
-from tournament.services.results import (
+from tournament.services.approvals import approve_hand, sign_table
+from tournament.services.cards import settle_cards
+from tournament.services.entry import (
     StaleResult,
-    add_extra_hands,
-    approve_hand,
     check_may_enter,
-    is_correction,
-    match_totals,
     new_request_token,
     note_scoring_device,
     record_hand_result,
-    score_entry,
-    settle_cards,
-    sign_off_match,
-    sign_table,
 )
+from tournament.services.extra_hands import add_extra_hands
+from tournament.services.hands import score_entry
+from tournament.services.pins import lift_pin_lock
 from tournament.services.rounds import open_matches
+from tournament.services.signoff import sign_off_match
 from tournament.views.access import staff_view
 
 
@@ -190,7 +190,7 @@ def hand_save(request, tournament, pk, hand):
 @require_POST
 def hand_preview(request, tournament, pk, hand):
     """The points of the fields typed so far, before anything is saved: by the rules alone,
-    never compared with the box (services.results.settle_cards)."""
+    never compared with the box (services.cards.settle_cards)."""
     table = _table(request, tournament, pk, hand)
     refused = _entry_refused(request, table)
     if refused:
@@ -256,18 +256,8 @@ def match_page(request, tournament, pk):
         "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
         "history": history, "may_sign_off": may_sign_off,
         "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
-        "tied_knockout": may_sign_off and _tied_knockout(match, sheets),
+        "tied_knockout": may_sign_off and tied_knockout(match),
     })
-
-
-def _tied_knockout(match, sheets) -> bool:
-    """A knockout match with every hand entered and the teams level: it goes on."""
-    if match.round.stage.kind != Stage.Kind.KNOCKOUT or match.is_official:
-        return False
-    if any(sheet.entered < len(sheet.rows) for _table, sheet in sheets):
-        return False
-    home, away = match_totals(match)
-    return not knockout_decided(home, away)
 
 
 @staff_view(Perm.SIGN_OFF)

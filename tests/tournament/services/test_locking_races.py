@@ -226,3 +226,19 @@ def test_two_tied_matches_adding_hands_at_once_queue_on_their_round(
     assert first[1].hands == second[1].hands == 10
     hands = list(Deal.objects.filter(round=round_).values_list("hand", flat=True))
     assert sorted(hands) == list(range(1, 11))
+
+
+def test_a_round_closed_at_the_moment_of_its_last_sign_off_waits_for_it(
+        monkeypatch, signed_match, director_actor, referee):
+    from tournament.models import Round
+    from tournament.services.rounds import close_round
+
+    signing, closing, second_was = interleave(
+        monkeypatch, lambda: sign_off_match(referee, signed_match), "match.sign_off",
+        lambda: close_round(director_actor, signed_match.round))
+
+    assert second_was == "blocked"  # the close waited for the match being signed off
+    assert signing[0] == "ok"
+    assert closing[0] == "ok", closing  # and then found it official
+    assert Round.objects.get(pk=signed_match.round_id).status == Round.Status.CLOSED
+    assert_totals_are_the_results(signed_match)

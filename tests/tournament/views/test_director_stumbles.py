@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournament.models import AuditEntry, Stage, Team
+from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.draw import generate_round
-from tournament.services.results import HandEntry, approve_hand, record_hand_result, sign_table
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import allot_groups, create_stage, enter_teams
 from tournament.services.tournaments import create_tournament

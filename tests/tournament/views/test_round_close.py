@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from tournament.models import AuditEntry, Round, Stage, Tournament
 from tournament.services.draw import generate_round
-from tournament.services.results import HandEntry, record_hand_result
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 
