@@ -25,7 +25,7 @@ class Stage(models.Model):
     third_place_match = models.BooleanField(_("third-place match"), default=False)
     # The pairing plan stored when the stage's first round is drawn, so that later rounds
     # follow it and a swap can rewrite it whole: the Berger table of each group, or the
-    # knockout bracket (services.draw documents the shape).
+    # knockout bracket (services.schedules documents the shape).
     schedule = models.JSONField(_("schedule"), null=True, blank=True)
     history = HistoricalRecords()
 

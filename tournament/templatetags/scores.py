@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django import template
 
-from scoring.match import match_points
+from scoring.match import match_points, winner
 
 register = template.Library()
 
@@ -48,11 +48,12 @@ def score_line(match) -> ScoreLine | None:
         return None
     rules = match.round.rules
     home, away = match.home_total, match.away_total
+    side = winner(home, away)
     return ScoreLine(
         home=match.home.code, away=match.away.code,
         home_total=signed(home), away_total=signed(away),
         home_points=match_points(home, away, rules), away_points=match_points(away, home, rules),
-        winner="home" if home > away else "away" if away > home else "",
+        winner=side.value if side else "",
     )
 
 

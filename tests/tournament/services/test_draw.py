@@ -8,9 +8,10 @@ from django.db import connection
 from scoring.pairing import snake_groups
 from tournament.models import AuditEntry, Match, Player, Round, RoundEntry, Stage, Table
 from tournament.services import ServiceError
-from tournament.services.draw import check_swap, generate_round, swap_teams
+from tournament.services.draw import generate_round
 from tournament.services.rounds import publish_round, undo_round
 from tournament.services.stages import allot_groups, create_stage, enter_teams
+from tournament.services.swaps import check_swap, swap_teams
 
 
 @pytest.fixture

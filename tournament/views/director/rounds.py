@@ -16,7 +16,6 @@ from tournament.permissions import Perm
 from tournament.selectors.draw import round_plan
 from tournament.selectors.results import round_progress
 from tournament.services import Actor, ServiceError
-from tournament.services.draw import check_swap, swap_teams
 from tournament.services.rounds import (
     close_round,
     match_label,
@@ -26,6 +25,7 @@ from tournament.services.rounds import (
     start_round,
     undo_round,
 )
+from tournament.services.swaps import check_swap, swap_teams
 from tournament.views.access import staff_view
 
 
