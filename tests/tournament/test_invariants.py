@@ -29,6 +29,9 @@ from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import allot_groups, create_stage, enter_teams
 
 triggers = importlib.import_module("tournament.migrations.0009_invariant_triggers")
+# The latest migration that (re)made the triggers knows every one of them.
+latest_triggers = importlib.import_module(
+    "tournament.migrations.0010_team_results_penalties_forfeits_qualification")
 
 
 def refused(message: str):
@@ -59,7 +62,7 @@ def test_every_invariant_trigger_is_in_place(db):
     with connection.cursor() as cursor:
         cursor.execute(sql)
         found = {name for (name,) in cursor.fetchall()}
-    assert found == triggers.trigger_names(connection.vendor)
+    assert found == latest_triggers.trigger_names(connection.vendor)
     assert len(found) >= 12
 
 

@@ -126,10 +126,10 @@ def _drop(vendor, name, table):
     return [f"DROP TRIGGER IF EXISTS dupgin_{name}_{event}" for event in ("insert", "update")]
 
 
-def trigger_names(vendor: str) -> set[str]:
-    """The triggers ``install`` makes on this engine."""
+def trigger_names(vendor: str, checks=None) -> set[str]:
+    """The triggers ``install`` makes on this engine (or those of other ``checks``)."""
     names = set()
-    for name, _table, events, *_rest in CHECKS:
+    for name, _table, events, *_rest in CHECKS if checks is None else checks:
         if vendor == "postgresql":
             names.add(f"dupgin_{name}")
         else:

@@ -4,6 +4,7 @@ from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
 from tournament.models.stage import Group, Stage, StageTeam
+from tournament.models.standings import Penalty, TeamResult
 from tournament.models.team import Player, Team
 from tournament.models.tournament import Tournament
 
@@ -15,6 +16,7 @@ __all__ = [
     "Group",
     "HandResult",
     "Match",
+    "Penalty",
     "Player",
     "Role",
     "Round",
@@ -25,5 +27,6 @@ __all__ = [
     "Table",
     "TableSignature",
     "Team",
+    "TeamResult",
     "Tournament",
 ]

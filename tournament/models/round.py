@@ -91,6 +91,11 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+",
     )
+    # A match one team defaulted (RULES.md §10): decided for the other team without play;
+    # set and cleared only by the penalty services.
+    forfeited_by = models.ForeignKey(
+        "tournament.Team", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -111,6 +116,11 @@ class Match(models.Model):
                 condition=Q(signed_off_at__isnull=True, home_total__isnull=True)
                 | Q(signed_off_at__isnull=False, home_total__isnull=False),
                 name="match_totals_when_signed_off",
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeited_by__isnull=True) | Q(forfeited_by=F("home"))
+                | Q(forfeited_by=F("away")),
+                name="match_forfeit_by_one_of_its_teams",
             ),
         ]
 

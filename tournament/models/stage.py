@@ -27,6 +27,17 @@ class Stage(models.Model):
     # follow it and a swap can rewrite it whole: the Berger table of each group, or the
     # knockout bracket (services.schedules documents the shape).
     schedule = models.JSONField(_("schedule"), null=True, blank=True)
+    # A knockout seeded from an earlier stage's standings (RULES.md §11): the top
+    # ``qualifiers_per_group`` of each group, then the ``extra_qualifiers`` best-placed of the
+    # next place across groups.
+    qualify_from = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="feeds",
+        verbose_name=_("seeded from the standings of"),
+    )
+    qualifiers_per_group = models.PositiveSmallIntegerField(
+        _("qualifiers per group"), null=True, blank=True)
+    extra_qualifiers = models.PositiveSmallIntegerField(
+        _("best-placed of the next place across groups"), default=0)
     history = HistoricalRecords()
 
     class Meta:
