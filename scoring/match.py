@@ -75,3 +75,16 @@ def knockout_winner(home_total: int, away_total: int) -> Side:
         raise RuleError(f"the match is tied at {home_total}; a knockout match goes on with "
                         "extra hands until it is decided")
     return side
+
+
+GIN_OUTCOMES = frozenset({"gin", "big_gin"})
+
+
+def team_gins(results: Iterable[tuple[int, int | None, str]]) -> tuple[int, int]:
+    """(home, away) gins and Big Gins of each team's players (a tiebreak, RULES.md §9).
+    ``results`` gives each hand's (table position, declarer's seat, outcome)."""
+    gins = {Side.HOME: 0, Side.AWAY: 0}
+    for position, seat, outcome in results:
+        if outcome in GIN_OUTCOMES and seat is not None:
+            gins[seat_holder(position, seat).side] += 1
+    return gins[Side.HOME], gins[Side.AWAY]

@@ -71,3 +71,11 @@ def test_only_a_level_knockout_match_plays_extra_hands():
     assert plays_extra_hands(knockout=True, home_total=0, away_total=0)
     assert not plays_extra_hands(knockout=True, home_total=4, away_total=-4)
     assert not plays_extra_hands(knockout=False, home_total=0, away_total=0)
+
+
+def test_gins_count_for_the_team_of_the_declarer():
+    from scoring.match import team_gins
+
+    # Table 1 seat 1 is home's first player, table 2 seat 1 is away's second (RULES.md §8).
+    assert team_gins([(1, 1, "gin"), (2, 1, "big_gin"), (2, 2, "gin"), (1, 2, "knock"),
+                      (1, None, "draw")]) == (2, 1)

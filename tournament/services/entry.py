@@ -23,6 +23,7 @@ from tournament.services.deals import deal_set_of
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.locking import checkpoint, lock
 from tournament.services.signoff import correction_reason, reopen
+from tournament.services.team_results import write_match_results
 
 
 class StaleResult(ServiceError):
@@ -115,6 +116,7 @@ def record_hand_result(
         cleared = TableSignature.objects.filter(table=table).delete()[0]
         if correcting:
             reopen(match)
+        write_match_results(match)
         audit(actor, tournament, "result.correct" if correcting else
               ("result.change" if current else "result.enter"),
               _describe(actor, table, hand, current, entry, score, reason, cleared),

@@ -13,6 +13,7 @@ from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import lock
+from tournament.services.team_results import write_bye_results
 from tournament.services.text import clean_text
 
 
@@ -88,6 +89,7 @@ def start_round(actor: Actor, round_: Round) -> Round:
         round_.status = Round.Status.IN_PLAY
         round_.started_at = timezone.now()
         round_.save(update_fields=["status", "started_at"])
+        write_bye_results(round_)  # the draw is fixed from now on
         audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}",
               round=round_.pk)
     return round_

@@ -23,6 +23,7 @@ from tournament.selectors.results import is_knockout, match_totals
 from tournament.services.approvals import listed, missing_at
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import checkpoint, lock
+from tournament.services.team_results import write_match_results
 from tournament.services.text import clean_text
 
 
@@ -57,6 +58,7 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
         match.signed_off_by = actor.user
         match.save(update_fields=["home_total", "away_total", "signed_off_at",
                                   "signed_off_by"])
+        write_match_results(match)
         audit(actor, tournament, "match.sign_off",
               f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "
               f"{away} {match.away.code})", match=match.pk)

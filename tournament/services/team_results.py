@@ -1,0 +1,101 @@
+"""Each team's result row (``TeamResult``), written whenever its match changes (RULES.md §8,
+§10): the standings read only these rows.
+
+- A hand saved, corrected or signed off rewrites both rows of its match: provisional until
+  the sign-off, official after it, by the match's round rules.
+- A forfeit (``Match.forfeited_by``) is a win for the other team, never a 0–0 tie.
+- A match with no hand entered has no rows yet: it is not a result.
+- Byes get their rows when the round starts (the draw is fixed from then on).
+- A team withdrawn from a group stage (a default or a disqualification) voids every row of
+  that stage that involves it, for both teams; undoing the penalty restores them.
+
+Call these inside the caller's transaction, with the match (or round) locked through
+``services.locking``.
+"""
+
+from __future__ import annotations
+
+from scoring.match import bye_result, forfeit_results, match_points, team_gins, team_totals
+from tournament.models import HandResult, Match, Round, RoundEntry, Stage, TeamResult
+from tournament.selectors.penalties import withdrawn_teams
+
+
+def write_match_results(match: Match) -> None:
+    """(Re)write both teams' rows of a match from its current state."""
+    rules = match.round.rules
+    void = _void_teams(match.round.stage)
+    if match.forfeited_by_id is not None:
+        winner, loser = forfeit_results(rules)
+        rows = {}
+        for team, opponent in ((match.home_id, match.away_id), (match.away_id, match.home_id)):
+            result = loser if team == match.forfeited_by_id else winner
+            outcome = TeamResult.Outcome.LOSS if team == match.forfeited_by_id \
+                else TeamResult.Outcome.WIN
+            rows[team] = dict(opponent_id=opponent, outcome=outcome,
+                              small_points=result.small_points,
+                              match_points=result.match_points, gins=0, forfeit=True,
+                              provisional=False)
+        _save(match, rows, void)
+        return
+    hands = list(HandResult.objects.filter(table__match=match, is_current=True).values_list(
+        "table__position", "seat1_points", "seat2_points", "declarer_seat", "outcome"))
+    if not hands:
+        TeamResult.objects.filter(match=match).delete()
+        return
+    if match.signed_off_at is not None:
+        home, away = match.home_total, match.away_total
+    else:
+        home, away = team_totals((position, one, two) for position, one, two, _s, _o in hands)
+    gins = team_gins((position, seat, outcome) for position, _1, _2, seat, outcome in hands)
+    rows = {}
+    for team, opponent, own, other, own_gins in (
+            (match.home_id, match.away_id, home, away, gins[0]),
+            (match.away_id, match.home_id, away, home, gins[1])):
+        outcome = (TeamResult.Outcome.WIN if own > other else
+                   TeamResult.Outcome.TIE if own == other else TeamResult.Outcome.LOSS)
+        rows[team] = dict(opponent_id=opponent, outcome=outcome, small_points=own,
+                          match_points=match_points(own, other, rules), gins=own_gins,
+                          forfeit=False, provisional=match.signed_off_at is None)
+    _save(match, rows, void)
+
+
+def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
+    for team, values in rows.items():
+        values["void"] = team in void or values["opponent_id"] in void
+        TeamResult.objects.update_or_create(round_id=match.round_id, team_id=team,
+                                            defaults={"match": match, **values})
+
+
+def write_bye_results(round_: Round) -> None:
+    """The rows of the round's byes (bye match points and small points, RULES.md §8)."""
+    points, small = bye_result(round_.rules)
+    void = _void_teams(round_.stage)
+    for team in RoundEntry.objects.filter(round=round_, side=RoundEntry.Side.BYE).values_list(
+            "team_id", flat=True):
+        TeamResult.objects.update_or_create(
+            round_id=round_.pk, team_id=team,
+            defaults={"match": None, "opponent": None, "outcome": TeamResult.Outcome.BYE,
+                      "small_points": small, "match_points": points, "gins": 0,
+                      "forfeit": False, "provisional": False, "void": team in void})
+
+
+def refresh_voids(stage: Stage) -> int:
+    """Mark void the rows of the stage that involve a withdrawn team, and only those (after a
+    default or a disqualification, or its undo). Returns how many rows changed."""
+    void = _void_teams(stage)
+    rows = TeamResult.objects.filter(round__stage=stage)
+    changed = 0
+    for row in rows.only("pk", "team_id", "opponent_id", "void"):
+        should = row.team_id in void or (row.opponent_id in void)
+        if row.void != should:
+            row.void = should
+            row.save(update_fields=["void", "updated_at"])
+            changed += 1
+    return changed
+
+
+def _void_teams(stage: Stage) -> set[int]:
+    """Withdrawal clears results only in a group stage (RULES.md §10)."""
+    if stage.kind != Stage.Kind.GROUPS:
+        return set()
+    return withdrawn_teams(stage)
