@@ -11,6 +11,7 @@ STAFF_NAV = (
     (_("Dashboard"), "director:dashboard", Perm.VIEW_STAFF_AREA),
     (_("Teams"), "director:team_list", Perm.MANAGE_TEAMS),
     (_("Stages and rounds"), "director:stage_list", Perm.MANAGE_ROUNDS),
+    (_("Standings"), "director:standings", Perm.VIEW_STAFF_AREA),
     (_("Deals"), "director:deal_key", Perm.VIEW_DEALS),
     (_("Staff"), "director:staff", Perm.MANAGE_STAFF),
     (_("Settings"), "director:tournament_edit", Perm.EDIT_TOURNAMENT),

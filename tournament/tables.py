@@ -1,11 +1,18 @@
 """django-tables2 tables of the staff and public pages."""
 
+import io
+import re
+
 import django_tables2 as tables
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django_tables2.export import TableExport
+from tablib import Dataset
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
+from tournament.templatetags.scores import MINUS, signed
 
 
 class TournamentTable(tables.Table):
@@ -71,3 +78,150 @@ class AuditTable(tables.Table):
     def render_created_at(self, value):
         moment = timezone.localtime(value)
         return f"{date_format(moment)} {moment:%H:%M:%S}"
+
+
+# Standings (issue 11) -----------------------------------------------------------------------
+
+class StandingsTable(tables.Table):
+    """One standings table (``selectors.standings``): the rows come from ``standings_rows``.
+    The page shows team, penalties and the provisional marker as text; the downloads carry
+    the plain values (code and name apart, penalties as numbers, the criterion's key)."""
+
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
+                         attrs={"td": {"class": "team"}})
+    group = tables.Column(verbose_name=_("Group"), visible=False)
+    code = tables.Column(verbose_name=_("Code"), visible=False)
+    name = tables.Column(verbose_name=_("Team"), visible=False)
+    # data-label: the short name a phone shows before the value (site.css).
+    played = tables.Column(verbose_name=_("Played"),
+                           attrs={"td": {"class": "num detail played",
+                                         "data-label": _("P")}})
+    match_points = tables.Column(verbose_name=_("Match points"),
+                                 attrs={"td": {"class": "num strong mp",
+                                               "data-label": _("MP")}})
+    small_points = tables.Column(verbose_name=_("Small points"),
+                                 attrs={"td": {"class": "num detail", "data-label": _("SP")}})
+    wins = tables.Column(verbose_name=_("Wins"),
+                         attrs={"td": {"class": "num detail", "data-label": _("W")}})
+    gins = tables.Column(verbose_name=_("Gins"),
+                         attrs={"td": {"class": "num detail", "data-label": _("G")}})
+    penalties = tables.Column(verbose_name=_("Penalties"), accessor="penalty_text",
+                              exclude_from_export=True, default="",
+                              attrs={"td": {"class": "detail penalty"}})
+    penalty_match_points = tables.Column(verbose_name=_("Match points deducted"),
+                                         visible=False)
+    penalty_small_points = tables.Column(verbose_name=_("Small points deducted"),
+                                         visible=False)
+    provisional = tables.Column(verbose_name=_("Provisional"), default="",
+                                attrs={"td": {"class": "detail"}})
+    separation = tables.Column(verbose_name=_("Ahead of the next by"), default="",
+                               attrs={"td": {"class": "separation"}})
+    separated_by = tables.Column(verbose_name=_("Criterion"), visible=False, default="")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings"}
+        row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
+
+    def render_team(self, record):
+        return format_html('<span class="team-code">{}</span> {}', record["code"],
+                           record["name"])
+
+    def render_small_points(self, value):
+        return signed(value)
+
+    def value_small_points(self, value):
+        return value
+
+    def render_provisional(self, value):
+        if not value:
+            return ""
+        return format_html('<span class="badge badge-provisional" title="{}">{}</span>',
+                           _("includes a result not signed off yet"), _("provisional"))
+
+    def value_provisional(self, value):
+        return "yes" if value else ""
+
+    def render_separation(self, value):
+        return minus_signs(value)
+
+    def value_separation(self, value):
+        return value
+
+
+def minus_signs(text: str) -> str:
+    """"-20" as people read it, with a real minus sign (the pages and the printout)."""
+    return re.sub(r"(?<!\w)-(?=\d)", MINUS, text)
+
+
+def standings_rows(table) -> list[dict]:
+    """The rows of a ``selectors.standings.StageStandings`` for ``StandingsTable``."""
+    rows = []
+    for line in table.lines:
+        totals = line.totals
+        deducted = []
+        if totals.penalty_match_points:
+            deducted.append(f"−{totals.penalty_match_points} mp")
+        if totals.penalty_small_points:
+            deducted.append(f"−{totals.penalty_small_points} sp")
+        if line.separation is not None:
+            separation = line.separation.text
+        elif line.tied_with_next:
+            separation = str(_("tied with the next team: same place"))
+        else:
+            separation = ""
+        rows.append({
+            "rank": line.rank, "code": line.team.code, "name": line.team.name,
+            "group": table.group.name if table.group else "",
+            "played": line.played, "match_points": line.match_points,
+            "small_points": line.small_points, "wins": line.wins, "gins": line.gins,
+            "penalty_text": " · ".join(deducted),
+            "penalty_match_points": totals.penalty_match_points,
+            "penalty_small_points": totals.penalty_small_points,
+            "provisional": line.provisional, "separation": separation,
+            "separated_by": line.separated_by or "",
+        })
+    return rows
+
+
+# Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class SpreadsheetExport(TableExport):
+    """django-tables2's export that no spreadsheet runs as a formula: in CSV a text cell
+    that starts like a formula gets a leading apostrophe (OWASP's advice); in XLSX every
+    text cell is written as text, exactly as it is ("=Team" stays the text "=Team")."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        if self.format != self.CSV:
+            return dataset
+        safe = Dataset(headers=dataset.headers, title=dataset.title)
+        for row in dataset:
+            safe.append([f"'{value}" if isinstance(value, str)
+                         and value.startswith(_FORMULA_START) else value for value in row])
+        return safe
+
+    def export(self):
+        if self.format != self.XLSX:
+            return super().export()
+        from openpyxl import Workbook
+        from openpyxl.styles import Font
+
+        book = Workbook()
+        sheet = book.active
+        sheet.title = (self.dataset.title or "Export")[:31]
+        for row_number, row in enumerate([self.dataset.headers, *self.dataset], 1):
+            for column, value in enumerate(row, 1):
+                cell = sheet.cell(row_number, column, value)
+                if isinstance(value, str):
+                    cell.data_type = "s"  # never a formula, whatever it starts with
+                    cell.quotePrefix = value.startswith("=")
+                if row_number == 1:
+                    cell.font = Font(bold=True)
+        sheet.freeze_panes = "A2"
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()

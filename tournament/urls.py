@@ -5,7 +5,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.views import entry, public
-from tournament.views.director import audit, deals, rounds, staff, stages, teams, tournaments
+from tournament.views.director import (
+    audit,
+    deals,
+    rounds,
+    staff,
+    stages,
+    standings,
+    teams,
+    tournaments,
+)
 
 public_patterns = [
     path("", public.home, name="home"),
@@ -37,6 +46,15 @@ director_patterns = [
     path("<slug:slug>/stages/<int:pk>/teams/", stages.stage_teams, name="stage_teams"),
     path("<slug:slug>/stages/<int:pk>/generate/", stages.round_generate,
          name="round_generate"),
+    path("<slug:slug>/standings/", standings.overall_standings, name="standings"),
+    path("<slug:slug>/stages/<int:pk>/standings/", standings.stage_standings,
+         name="stage_standings"),
+    path("<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/",
+         standings.stage_standings, name="group_standings"),
+    path("<slug:slug>/stages/<int:pk>/standings/standings.<slug:kind>",
+         standings.standings_download, name="standings_download"),
+    path("<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/standings.<slug:kind>",
+         standings.standings_download, name="group_standings_download"),
     path("<slug:slug>/rounds/<int:pk>/", rounds.round_detail, name="round_detail"),
     path("<slug:slug>/rounds/<int:pk>/swap/", rounds.round_swap, name="round_swap"),
     path("<slug:slug>/rounds/<int:pk>/publish/", rounds.round_publish, name="round_publish"),

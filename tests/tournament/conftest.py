@@ -27,8 +27,10 @@ def teams(tournament, make_team):
 @pytest.fixture
 def finish_round(director_actor):
     """Play a round to the end: totals for every match (random unless given), signed off,
-    closed. Stands in for result entry, which has its own tests."""
+    its result rows written (as the sign-off does), closed. Stands in for result entry,
+    which has its own tests."""
     from tournament.services.rounds import close_round, publish_round, start_round
+    from tournament.services.team_results import write_bye_results, write_match_results
 
     def finish(round_, totals=None, *, seed=0):
         rng = random.Random(seed + round_.pk)
@@ -42,6 +44,8 @@ def finish_round(director_actor):
             match.home_total, match.away_total = home, -home
             match.signed_off_at = timezone.now()
             match.save()
+            write_match_results(match)  # the result rows the standings read
+        write_bye_results(round_)
         return close_round(director_actor, round_)
 
     return finish

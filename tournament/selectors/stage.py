@@ -1,17 +1,25 @@
-"""What a stage knows about its teams so far: points, opponents, byes (for pairing)."""
+"""What the pairing knows about a stage's teams: their order, points, opponents, byes.
+
+The order and the points are the stage's standings (``selectors.standings``, ranked by
+``scoring.standings``) over the official results: match points, small points, then the
+tournament's tiebreak chain without the drawing of lots, so that teams still tied keep
+their entry order (round 1 of a Swiss stage is paired by seed). What only the pairing needs
+(opponents met, byes, home matches) is gathered here.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.match import bye_result, match_points
 from tournament.models import Match, RoundEntry, Stage
+from tournament.selectors.standings import stage_standings
 
 
 @dataclass
 class TeamRecord:
     team_id: int
     position: int
+    rank: int = 0  # place in the pairing order, 1 first
     match_points: int = 0
     small_points: int = 0
     wins: int = 0
@@ -22,44 +30,33 @@ class TeamRecord:
 
 def team_records(stage: Stage) -> dict[int, TeamRecord]:
     """Every entered team's record over the official results of the stage's rounds, each
-    counted by the rules of its own round."""
-    rules = {round_.pk: round_.rules for round_ in stage.rounds.all()}
+    counted by the rules of its own round, in the standings' order."""
+    table = stage_standings(stage, official_only=True, lots=False)
+    positions = dict(stage.entries.values_list("team_id", "position"))
     records = {
-        entry.team_id: TeamRecord(team_id=entry.team_id, position=entry.position)
-        for entry in stage.entries.all()
+        line.team.pk: TeamRecord(team_id=line.team.pk, position=positions[line.team.pk],
+                                 rank=rank, match_points=line.match_points,
+                                 small_points=line.small_points, wins=line.wins)
+        for rank, line in enumerate(table.lines, 1)
     }
-    matches = Match.objects.filter(round__stage=stage).values_list(
-        "round_id", "home_id", "away_id", "home_total", "away_total", "signed_off_at"
-    )
-    for round_id, home, away, home_total, away_total, signed_off_at in matches:
+    # A team out of the table (withdrawn from a group stage) still has its record, last.
+    for team, position in sorted(positions.items(), key=lambda item: item[1]):
+        if team not in records:
+            records[team] = TeamRecord(team_id=team, position=position, rank=len(records) + 1)
+    for home, away in Match.objects.filter(round__stage=stage).values_list("home_id",
+                                                                           "away_id"):
         for team, opponent, is_home in ((home, away, True), (away, home, False)):
             record = records.get(team)
-            if record is None:
-                continue
-            record.opponents.add(opponent)
-            record.home_matches += is_home
-            if signed_off_at is None:
-                continue
-            own, other = (home_total, away_total) if is_home else (away_total, home_total)
-            points = match_points(own, other, rules[round_id])
-            record.match_points += points
-            record.small_points += own
-            record.wins += own > other
+            if record is not None:
+                record.opponents.add(opponent)
+                record.home_matches += is_home
     byes = RoundEntry.objects.filter(round__stage=stage, side=RoundEntry.Side.BYE)
-    for round_id, team in byes.values_list("round_id", "team_id"):
+    for team in byes.values_list("team_id", flat=True):
         if team in records:
-            bye_match_points, bye_small_points = bye_result(rules[round_id])
             records[team].byes += 1
-            records[team].match_points += bye_match_points
-            records[team].small_points += bye_small_points
     return records
 
 
 def ranked(records: dict[int, TeamRecord]) -> list[TeamRecord]:
-    """Provisional order for pairing: match points, small points, then the entry number.
-
-    The full tiebreak chain of the standings (RULES.md §9) is the standings' job; pairing
-    only needs a stable order inside each score group.
-    """
-    return sorted(records.values(),
-                  key=lambda r: (-r.match_points, -r.small_points, r.position))
+    """The records in the standings' order (``team_records`` ranks them)."""
+    return sorted(records.values(), key=lambda r: r.rank)

@@ -13,6 +13,7 @@ from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import lock
+from tournament.services.standings import record_lots
 from tournament.services.team_results import write_bye_results
 from tournament.services.text import clean_text
 
@@ -117,6 +118,7 @@ def close_round(actor: Actor, round_: Round) -> Round:
         round_.save(update_fields=["status", "closed_at"])
         audit(actor, tournament, "round.close", f"{actor.name} closed {round_}",
               round=round_.pk)
+        record_lots(actor, round_)  # lots that decided a place in the standings, if any
     return round_
 
 

@@ -4,7 +4,7 @@
 - A hand saved, corrected or signed off rewrites both rows of its match: provisional until
   the sign-off, official after it, by the match's round rules.
 - A forfeit (``Match.forfeited_by``) is a win for the other team, never a 0–0 tie.
-- A match with no hand entered has no rows yet: it is not a result.
+- A match with no hand entered and no sign-off has no rows yet: it is not a result.
 - Byes get their rows when the round starts (the draw is fixed from then on).
 - A team withdrawn from a group stage (a default or a disqualification) voids every row of
   that stage that involves it, for both teams; undoing the penalty restores them.
@@ -39,7 +39,7 @@ def write_match_results(match: Match) -> None:
         return
     hands = list(HandResult.objects.filter(table__match=match, is_current=True).values_list(
         "table__position", "seat1_points", "seat2_points", "declarer_seat", "outcome"))
-    if not hands:
+    if not hands and match.signed_off_at is None:
         TeamResult.objects.filter(match=match).delete()
         return
     if match.signed_off_at is not None:

@@ -1,0 +1,268 @@
+"""Standings as every page, printout and the Swiss pairing read them (RULES.md §9).
+
+The ranking itself is ``scoring.standings.standings``; this module only gathers what it
+ranks, from the stored result rows (``TeamResult``, one per team and round, written by
+``services.team_results``):
+
+- a match is the pair of rows of its two teams; void rows (a team withdrawn from a group
+  stage) are skipped; provisional rows (a match not signed off, or being corrected) count
+  but mark their teams and the table provisional, unless ``official_only`` leaves them out;
+- a bye is its row; point penalties come from ``selectors.penalties.point_penalties``, each
+  counted from its round; teams withdrawn from a group stage from
+  ``selectors.penalties.withdrawn_teams``;
+- the tiebreak chain is the tournament's (``Tournament.tiebreak_order``), for every round;
+- the drawing of lots is seeded by ``lots_seed`` (from the tournament's first deal key and
+  the stage, docs/engine.md): the same every time, and checkable once the key is revealed.
+
+Teams enter ``scoring.standings`` by their codes, so that ``python -m scoring standings``
+with the same codes and seed draws the same lots. The number of queries is fixed whatever
+the size of the event (seven for a stage, all its groups included).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+
+from scoring.standings import (
+    AWAY,
+    HOME,
+    ByeRecord,
+    MatchRecord,
+    PenaltyRecord,
+    Separation,
+    Totals,
+    standings,
+)
+from tournament.models import DealKey, Group, Round, Stage, StageTeam, Team, TeamResult, Tournament
+from tournament.selectors.penalties import point_penalties, withdrawn_teams
+
+LOTS = "lots"
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    """One team's place in a table."""
+
+    rank: int
+    team: Team
+    totals: Totals
+    separation: Separation | None  # from the next team; None when tied with it, or last
+    tied_with_next: bool
+
+    @property
+    def played(self) -> int:
+        return self.totals.played
+
+    @property
+    def match_points(self) -> int:
+        return self.totals.match_points
+
+    @property
+    def small_points(self) -> int:
+        return self.totals.small_points
+
+    @property
+    def wins(self) -> int:
+        return self.totals.wins
+
+    @property
+    def gins(self) -> int:
+        return self.totals.gins
+
+    @property
+    def byes(self) -> int:
+        return self.totals.byes
+
+    @property
+    def provisional(self) -> bool:
+        return self.totals.provisional
+
+    @property
+    def separated_by(self) -> str | None:
+        return self.separation.key if self.separation else None
+
+
+@dataclass(frozen=True)
+class StageStandings:
+    """The ranked table of a stage (or of one of its groups) after some of its rounds."""
+
+    stage: Stage
+    group: Group | None
+    after_round: int | None  # None: every round so far
+    lines: list[StandingsLine]
+    withdrawn: list[Team] = field(default_factory=list)
+    official_only: bool = False
+
+    @property
+    def provisional(self) -> bool:
+        return any(line.provisional for line in self.lines)
+
+    @property
+    def title(self) -> str:
+        return f"{self.stage.name} · {self.group}" if self.group else self.stage.name
+
+    def lots(self) -> list[StandingsLine]:
+        """The lines placed above the next team by the drawing of lots."""
+        return [line for line in self.lines if line.separated_by == LOTS]
+
+    def order(self) -> list[int]:
+        """Team ids in rank order."""
+        return [line.team.pk for line in self.lines]
+
+
+@dataclass
+class StageData:
+    """Everything a stage's tables are ranked from: one read of the database."""
+
+    stage: Stage
+    entries: list[StageTeam]  # group, then number order
+    matches: list[MatchRecord]  # teams by code
+    byes: list[ByeRecord]
+    penalties: list[PenaltyRecord]
+    withdrawn: set[int]
+    tiebreaks: tuple
+    seed: bytes
+    rounds: list[Round]  # the stage's rounds, in order
+
+    @property
+    def played_rounds(self) -> list[int]:
+        """Numbers of the rounds that have started (the "after round N" choices)."""
+        return [r.number for r in self.rounds
+                if r.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)]
+
+
+def lots_seed(stage: Stage) -> bytes:
+    """The stage's seed for the drawing of lots: the 64 hex digits of HMAC-SHA256 keyed
+    with the tournament's first deal key over ``duplicate-gin/lots-seed|stage:<id>``.
+    Secret while the key is, reproducible by anyone once it is revealed. Without a deal key
+    yet the seed is empty: the draw is still reproducible, but not secret (one query)."""
+    key_hex = (DealKey.objects.filter(tournament_id=stage.tournament_id, number=1)
+               .values_list("key_hex", flat=True).first())
+    return _seed(key_hex, stage.pk)
+
+
+def _seed(key_hex: str | None, stage_id: int) -> bytes:
+    if not key_hex:
+        return b""
+    message = f"duplicate-gin/lots-seed|stage:{stage_id}".encode()
+    return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest().encode()
+
+
+def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
+    """One read of everything the stage's standings need (seven queries)."""
+    tournament: Tournament = stage.tournament
+    entries = list(stage.entries.select_related("team", "group")
+                   .order_by("group__order", "position"))
+    code = {entry.team_id: entry.team.code for entry in entries}
+    rounds = list(stage.rounds.order_by("number"))
+    number_of = {r.pk: r.number for r in rounds}
+    rows = (TeamResult.objects.filter(round__stage=stage, void=False)
+            .values_list("round_id", "team_id", "match_id", "match__home_id",
+                         "match__forfeited_by_id", "outcome", "small_points",
+                         "match_points", "gins", "provisional"))
+    pairs: dict[int, dict[str, tuple]] = {}
+    byes: list[ByeRecord] = []
+    for round_id, team, match, home, forfeited_by, outcome, small, points, gins, provisional \
+            in rows:
+        if team not in code:
+            continue  # not entered in the stage (never written by the services)
+        if outcome == TeamResult.Outcome.BYE:
+            byes.append(ByeRecord(number_of[round_id], code[team], points, small))
+            continue
+        if official_only and provisional:
+            continue
+        side = HOME if team == home else AWAY
+        pairs.setdefault(match, {})[side] = (number_of[round_id], team, small, points, gins,
+                                             provisional, forfeited_by)
+    matches = []
+    for sides in pairs.values():
+        if len(sides) != 2 or sides[HOME][1] not in code or sides[AWAY][1] not in code:
+            continue  # half a match (never written so): not a result
+        round_, home, home_small, home_mp, home_gins, home_prov, forfeited = sides[HOME]
+        _r, away, away_small, away_mp, away_gins, away_prov, _f = sides[AWAY]
+        forfeited_by = None if forfeited is None else HOME if forfeited == home else AWAY
+        matches.append(MatchRecord(round_, code[home], code[away], home_small, away_small,
+                                   home_mp, away_mp, forfeited_by=forfeited_by,
+                                   home_gins=home_gins, away_gins=away_gins,
+                                   provisional=home_prov or away_prov))
+    penalties = [PenaltyRecord(code[p.team_id], p.kind, p.amount, p.round.number)
+                 for p in point_penalties(stage) if p.team_id in code]
+    # A withdrawal clears results only in a group stage (RULES.md §10); the result rows
+    # of that stage are void already, and the team leaves the table.
+    withdrawn = withdrawn_teams(stage) if stage.kind == Stage.Kind.GROUPS else set()
+    return StageData(stage=stage, entries=entries, matches=matches, byes=byes,
+                     penalties=penalties, withdrawn=withdrawn,
+                     tiebreaks=tournament.rules.tiebreaks, seed=lots_seed(stage),
+                     rounds=rounds)
+
+
+def rank(data: StageData, *, group: Group | None = None, after_round: int | None = None,
+         official_only: bool = False, lots: bool = True) -> StageStandings:
+    """The table of the stage, or of one of its groups (its teams and the matches among
+    them), from data already read. ``lots=False`` leaves the drawing of lots out of the
+    chain: teams still tied keep their entry order (the Swiss pairing's order)."""
+    entries = [e for e in data.entries if group is None or e.group_id == group.pk]
+    team_of = {e.team.code: e.team for e in entries}
+    members = set(team_of)
+    matches = [m for m in data.matches if m.home in members and m.away in members]
+    withdrawn = [e.team for e in entries if e.team_id in data.withdrawn]
+    tiebreaks = [t for t in data.tiebreaks if lots or str(getattr(t, "value", t)) != LOTS]
+    rows = standings([e.team.code for e in entries], matches, byes=data.byes,
+                     penalties=data.penalties, withdrawn=[t.code for t in withdrawn],
+                     tiebreaks=tiebreaks, after_round=after_round, lots_seed=data.seed)
+    lines = []
+    for index, row in enumerate(rows):
+        following = rows[index + 1] if index + 1 < len(rows) else None
+        lines.append(StandingsLine(row.rank, team_of[row.team], row.totals, row.separation,
+                                   following is not None and following.rank == row.rank))
+    return StageStandings(stage=data.stage, group=group, after_round=after_round,
+                          lines=lines, withdrawn=withdrawn, official_only=official_only)
+
+
+def groups_of(data: StageData) -> list[Group]:
+    """The stage's groups that have teams, in order."""
+    seen: dict[int, Group] = {}
+    for entry in data.entries:
+        if entry.group is not None:
+            seen.setdefault(entry.group_id, entry.group)
+    return sorted(seen.values(), key=lambda g: g.order)
+
+
+def stage_standings(stage: Stage, *, group: Group | None = None,
+                    after_round: int | None = None, official_only: bool = False,
+                    lots: bool = True) -> StageStandings:
+    """The standings of a stage, or of one group of it, after rounds 1..``after_round``
+    (every round when None). ``official_only`` counts signed-off results only (what a
+    scorer sees, and what the pairing uses)."""
+    data = read_stage(stage, official_only=official_only)
+    return rank(data, group=group, after_round=after_round, official_only=official_only,
+                lots=lots)
+
+
+def tables_of(data: StageData, *, group: Group | None = None, after_round: int | None = None,
+              official_only: bool = False) -> list[StageStandings]:
+    """Every table of the stage read: one per group in a group stage, else one (or only
+    the table of ``group``)."""
+    groups = [group] if group is not None else (
+        groups_of(data) if data.stage.kind == Stage.Kind.GROUPS else [])
+    return [rank(data, group=g, after_round=after_round, official_only=official_only)
+            for g in groups] or [
+        rank(data, after_round=after_round, official_only=official_only)]
+
+
+def stage_tables(stage: Stage, *, group: Group | None = None, after_round: int | None = None,
+                 official_only: bool = False) -> tuple[StageData, list[StageStandings]]:
+    """``tables_of`` from one read of the stage."""
+    data = read_stage(stage, official_only=official_only)
+    return data, tables_of(data, group=group, after_round=after_round,
+                           official_only=official_only)
+
+
+def last_stage_played(tournament: Tournament) -> Stage | None:
+    """The overall standings are the standings of the last stage that has a round started
+    (results of different stages are not added up: each stage ranks its own field)."""
+    return (Stage.objects.filter(tournament=tournament,
+                                 rounds__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
+            .order_by("-order").first())
