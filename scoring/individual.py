@@ -4,21 +4,24 @@ dealer and as non-dealer. They inform; they never change a team's ranking (RULES
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.errors import RuleError
+from scoring.seating import dealer_seat, player_in_seat
 
 PlayerId = Hashable
 OUTCOMES = ("knock", "undercut", "gin", "big_gin", "draw")
+_OUTCOMES = frozenset(OUTCOMES)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerHand:
     """One hand as one player played it: the player's points (the seat's), whether the
     player held the dealer's cards, the hand's outcome, and whether the player declared or
-    false-knocked in it."""
+    false-knocked in it. (Not frozen: a frozen dataclass is four times slower to make, and
+    an event of 512 teams makes 122,880 of them.)"""
 
     player: PlayerId
     points: int
@@ -26,13 +29,31 @@ class PlayerHand:
     outcome: str
     declared: bool = False
     false_knock: bool = False
+    provisional: bool = False  # from a match not signed off yet
 
     def __post_init__(self) -> None:
-        if self.outcome not in OUTCOMES:
+        if self.outcome not in _OUTCOMES:
             raise RuleError(f"unknown outcome {self.outcome!r}; expected one of "
                             + ", ".join(OUTCOMES))
         if self.outcome == "draw" and self.declared:
             raise RuleError("nobody declares in a draw")
+
+
+def table_hands(table_position: int, hand: int, seat_points: tuple[int, int], outcome: str,
+                declarer_seat: int | None, false_knock_seat: int | None,
+                lineups: Mapping[str, Sequence[PlayerId]], *,
+                provisional: bool = False) -> tuple[PlayerHand, PlayerHand]:
+    """One hand at a match's table 1 or 2 as its two players played it: seat 1's, then
+    seat 2's. ``lineups[side]`` is each side's (first player, second player) of the round
+    (``scoring.seating``: who sits where); the seat holding the dealer's cards is
+    ``dealer_seat(hand)``; an undercut names the knocker as its declarer."""
+    dealing = dealer_seat(hand)
+    return (PlayerHand(player_in_seat(table_position, 1, lineups), seat_points[0],
+                       dealing == 1, outcome, declarer_seat == 1, false_knock_seat == 1,
+                       provisional),
+            PlayerHand(player_in_seat(table_position, 2, lineups), seat_points[1],
+                       dealing == 2, outcome, declarer_seat == 2, false_knock_seat == 2,
+                       provisional))
 
 
 @dataclass
@@ -57,6 +78,7 @@ class PlayerLine:
     draws: int = 0
     as_dealer: Side = field(default_factory=Side)
     as_non_dealer: Side = field(default_factory=Side)
+    provisional: bool = False  # counts a hand of a match not signed off yet
     rank: int = 0
 
     @property
@@ -68,30 +90,50 @@ class PlayerLine:
 def individual_standings(hands: Iterable[PlayerHand], *, minimum_hands: int = 0,
                          ) -> list[PlayerLine]:
     """Every player with at least ``minimum_hands`` hands, by total points, then points
-    per hand; players level on both share a rank."""
+    per hand; players level on both share a rank (and keep the order of their first hand
+    given). A line is provisional when one of its hands is."""
     lines: dict[PlayerId, PlayerLine] = {}
     for hand in hands:
-        line = lines.setdefault(hand.player, PlayerLine(hand.player))
+        line = lines.get(hand.player)
+        if line is None:
+            line = lines[hand.player] = PlayerLine(hand.player)
+        points, outcome = hand.points, hand.outcome
         line.hands += 1
-        line.points += hand.points
+        line.points += points
         side = line.as_dealer if hand.dealer else line.as_non_dealer
         side.hands += 1
-        side.points += hand.points
-        line.false_knocks += hand.false_knock
-        if hand.outcome == "draw":
+        side.points += points
+        if hand.false_knock:
+            line.false_knocks += 1
+        if hand.provisional:
+            line.provisional = True
+        if outcome == "draw":
             line.draws += 1
         elif hand.declared:
-            line.gins += hand.outcome == "gin"
-            line.big_gins += hand.outcome == "big_gin"
-            line.knocks += hand.outcome == "knock"
-            line.undercuts_suffered += hand.outcome == "undercut"
-        else:
-            line.undercuts_won += hand.outcome == "undercut"
+            if outcome == "knock":
+                line.knocks += 1
+            elif outcome == "gin":
+                line.gins += 1
+            elif outcome == "big_gin":
+                line.big_gins += 1
+            else:
+                line.undercuts_suffered += 1
+        elif outcome == "undercut":
+            line.undercuts_won += 1
     ranked = sorted((line for line in lines.values() if line.hands >= minimum_hands),
-                    key=lambda line: (-line.points, -line.per_hand))
+                    key=_order)
     previous = None
     for position, line in enumerate(ranked, 1):
-        key = (line.points, line.per_hand)
+        key = _order(line)
         line.rank = previous[1] if previous and previous[0] == key else position
         previous = (key, line.rank)
     return ranked
+
+
+def _order(line: PlayerLine) -> tuple[int, int]:
+    """Points, then points per hand, exactly and without a fraction: among equal points,
+    fewer hands are more per hand when the points are positive, more hands when they are
+    negative, and no difference at 0 (no Fraction per player: a large event ranks
+    thousands of players)."""
+    points = line.points
+    return -points, (line.hands if points > 0 else -line.hands if points < 0 else 0)

@@ -126,6 +126,46 @@ class StageForm(ServiceErrorsMixin, forms.Form):
                                       required=False)
     third_place_match = forms.BooleanField(label=_("Third-place match (knockout)"),
                                            required=False)
+    qualify_from = forms.ModelChoiceField(
+        label=_("Seeded from the standings of (knockout)"), queryset=Stage.objects.none(),
+        required=False, empty_label=_("— seeds entered by hand —"))
+    qualifiers_per_group = forms.IntegerField(
+        label=_("Qualifiers per group (knockout)"), min_value=1, max_value=64, required=False,
+        help_text=_("The top N of each group (of the table of a Swiss stage)."))
+    extra_qualifiers = forms.IntegerField(
+        label=_("Best-placed of the next place (knockout)"), min_value=0, max_value=64,
+        required=False, initial=0,
+        help_text=_("How many more teams qualify: the best of place N + 1 across groups."))
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["qualify_from"].queryset = tournament.stages.exclude(
+            kind=Stage.Kind.KNOCKOUT).order_by("order")
+
+
+class QualificationForm(ServiceErrorsMixin, forms.Form):
+    """How a knockout qualifies its teams from an earlier stage's standings."""
+
+    qualify_from = forms.ModelChoiceField(
+        label=_("Seeded from the standings of"), queryset=Stage.objects.none(),
+        required=False, empty_label=_("— seeds entered by hand —"))
+    qualifiers_per_group = forms.IntegerField(
+        label=_("Qualifiers per group"), min_value=1, max_value=64, required=False,
+        help_text=_("The top N of each group (of the table of a Swiss stage)."))
+    extra_qualifiers = forms.IntegerField(
+        label=_("Best-placed of the next place"), min_value=0, max_value=64, required=False,
+        help_text=_("How many more teams qualify: the best of place N + 1 across groups, by "
+                    "match points, small points, then wins."))
+
+    def __init__(self, *args, stage: Stage, **kwargs):
+        kwargs.setdefault("initial", {"qualify_from": stage.qualify_from_id,
+                                      "qualifiers_per_group": stage.qualifiers_per_group,
+                                      "extra_qualifiers": stage.extra_qualifiers})
+        super().__init__(*args, **kwargs)
+        # The earlier group and Swiss stages (the service checks it again).
+        self.fields["qualify_from"].queryset = Stage.objects.filter(
+            tournament_id=stage.tournament_id, order__lt=stage.order).exclude(
+            kind=Stage.Kind.KNOCKOUT).order_by("order")
 
 
 class SnakeGroupsForm(ServiceErrorsMixin, forms.Form):

@@ -225,3 +225,194 @@ class SpreadsheetExport(TableExport):
         out = io.BytesIO()
         book.save(out)
         return out.getvalue()
+
+
+# Knockout seeding, final ranking and individual standings (issue 11) -----------------------
+
+class QualificationTable(StandingsTable):
+    """A group's official standings on the seeding page, with the seed each qualifier
+    gets (``selectors.placings.qualification``)."""
+
+    seed = tables.Column(verbose_name=_("Seed"), default="",
+                         attrs={"td": {"class": "num strong detail seed", "data-label": _("Seed")}})
+
+    class Meta(StandingsTable.Meta):
+        sequence = ("seed", "rank", "...")
+        row_attrs = {"class": lambda record: "qualified" if record.get("seed") else ""}
+
+
+class SeedTable(tables.Table):
+    """The proposed seeds of a knockout (``selectors.placings.Qualification.seeds``)."""
+
+    number = tables.Column(verbose_name=_("Seed"), attrs={"td": {"class": "num strong"}})
+    team = tables.Column(verbose_name=_("Team"), empty_values=(),
+                         attrs={"td": {"class": "team"}})
+    where = tables.Column(verbose_name=_("Stage before"), accessor="place__where",
+                          empty_values=())
+    match_points = tables.Column(verbose_name=_("Match points"),
+                                 accessor="place__match_points",
+                                 attrs={"td": {"class": "num detail", "data-label": _("MP")}})
+    small_points = tables.Column(verbose_name=_("Small points"),
+                                 accessor="place__small_points",
+                                 attrs={"td": {"class": "num detail", "data-label": _("SP")}})
+    wins = tables.Column(verbose_name=_("Wins"), accessor="place__wins",
+                         attrs={"td": {"class": "num detail", "data-label": _("W")}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings seeds"}
+
+    def render_team(self, record):
+        return format_html('<span class="team-code">{}</span> {}', record.team.code,
+                           record.team.name)
+
+    def render_where(self, record, value):
+        if record.extra:
+            return format_html('{} <span class="badge">{}</span>', value,
+                               _("best of the next place"))
+        return value
+
+    def render_small_points(self, value):
+        return signed(value)
+
+
+class FinalRankingTable(tables.Table):
+    """The event's final ranking (``selectors.placings.final_ranking``): rows from
+    ``final_rows``."""
+
+    place = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
+                         attrs={"td": {"class": "team"}})
+    code = tables.Column(verbose_name=_("Code"), visible=False)
+    name = tables.Column(verbose_name=_("Team"), visible=False)
+    how = tables.Column(verbose_name=_("Decided by"), attrs={"td": {"class": "how"}})
+    before = tables.Column(verbose_name=_("Stage before"), default="",
+                           attrs={"td": {"class": "detail"}})
+    match_points = tables.Column(verbose_name=_("Match points"), default="",
+                                 attrs={"td": {"class": "num detail", "data-label": _("MP")}})
+    small_points = tables.Column(verbose_name=_("Small points"), default="",
+                                 attrs={"td": {"class": "num detail", "data-label": _("SP")}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings final-ranking"}
+
+    def render_team(self, record):
+        return format_html('<span class="team-code">{}</span> {}', record["code"],
+                           record["name"])
+
+    def render_small_points(self, value):
+        return signed(value)
+
+    def value_small_points(self, value):
+        return value
+
+
+def final_rows(ranking) -> list[dict]:
+    """The rows of a ``selectors.placings.FinalRanking`` for ``FinalRankingTable``."""
+    rows = []
+    for row in ranking.rows:
+        before = row.before
+        rows.append({
+            "place": row.place, "code": row.team.code, "name": row.team.name,
+            "how": row.how, "before": before.where if before else "",
+            "match_points": before.match_points if before else None,
+            "small_points": before.small_points if before else None,
+        })
+    return rows
+
+
+def _number(name, label, extra=""):
+    """A number column: its full name heads the column, ``label`` precedes the value on a
+    phone."""
+    return tables.Column(verbose_name=name, attrs={"td": {
+        "class": f"num detail {extra}".strip(), "data-label": label}})
+
+
+class IndividualTable(tables.Table):
+    """Individual standings (``selectors.individual``): rows from ``individual_rows``. On a
+    phone each row folds into a card (site.css), each number after its short label."""
+
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "team player"}})
+    federation_id = tables.Column(verbose_name=_("Federation id"), visible=False, default="")
+    team = tables.Column(verbose_name=_("Team"), accessor="team_name",
+                         exclude_from_export=True, attrs={"td": {"class": "detail club"}})
+    team_code = tables.Column(verbose_name=_("Team code"), visible=False)
+    team_name = tables.Column(verbose_name=_("Team"), visible=False)
+    hands = _number(_("Hands"), _("H"))
+    points = tables.Column(verbose_name=_("Points"),
+                           attrs={"td": {"class": "num strong mp", "data-label": _("Pts")}})
+    per_hand = _number(_("Per hand"), _("per hand"))
+    gins = _number(_("Gins"), _("G"))
+    big_gins = _number(_("Big Gins"), _("BG"))
+    knocks = _number(_("Knocks won"), _("K"))
+    undercuts_won = _number(_("Undercuts won"), _("U won"))
+    undercuts_suffered = _number(_("Undercuts suffered"), _("U lost"))
+    false_knocks = _number(_("False knocks"), _("FK"))
+    dealer_hands = _number(_("Dealer: hands"), _("dealer H"), "side")
+    dealer_points = _number(_("Dealer: points"), _("pts"), "side")
+    non_dealer_hands = _number(_("Non-dealer: hands"), _("non-dealer H"), "side")
+    non_dealer_points = _number(_("Non-dealer: points"), _("pts"), "side")
+    provisional = tables.Column(verbose_name=_("Provisional"), default="",
+                                attrs={"td": {"class": "detail"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings individual"}
+        row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
+
+    def render_team(self, record):
+        return format_html('<span class="team-code">{}</span> {}', record["team_code"],
+                           record["team_name"])
+
+    def render_points(self, value):
+        return signed(value)
+
+    def value_points(self, value):
+        return value
+
+    def render_dealer_points(self, value):
+        return signed(value)
+
+    def value_dealer_points(self, value):
+        return value
+
+    def render_non_dealer_points(self, value):
+        return signed(value)
+
+    def value_non_dealer_points(self, value):
+        return value
+
+    def render_per_hand(self, value):
+        return minus_signs(f"{value:+.2f}" if value else "0.00")
+
+    def value_per_hand(self, value):
+        return value
+
+    def render_provisional(self, value):
+        if not value:
+            return ""
+        return format_html('<span class="badge badge-provisional" title="{}">{}</span>',
+                           _("includes a hand of a match not signed off yet"),
+                           _("provisional"))
+
+    def value_provisional(self, value):
+        return "yes" if value else ""
+
+
+def individual_rows(standings) -> list[dict]:
+    """The rows of a ``selectors.individual.IndividualStandings`` for ``IndividualTable``."""
+    return [{
+        "rank": row.rank, "player": row.player.name,
+        "federation_id": row.player.federation_id, "team_code": row.team.code,
+        "team_name": row.team.name, "hands": row.line.hands, "points": row.line.points,
+        "per_hand": row.per_hand, "gins": row.line.gins, "big_gins": row.line.big_gins,
+        "knocks": row.line.knocks, "undercuts_won": row.line.undercuts_won,
+        "undercuts_suffered": row.line.undercuts_suffered,
+        "false_knocks": row.line.false_knocks,
+        "dealer_hands": row.line.as_dealer.hands, "dealer_points": row.line.as_dealer.points,
+        "non_dealer_hands": row.line.as_non_dealer.hands,
+        "non_dealer_points": row.line.as_non_dealer.points,
+        "provisional": row.line.provisional,
+    } for row in standings.rows]

@@ -3,7 +3,22 @@
 import pytest
 
 from scoring.errors import RuleError
-from scoring.placings import GroupPlace, KnockoutMatch, final_places, qualifiers
+from scoring.placings import (
+    LOST_FINAL,
+    LOST_THIRD_PLACE,
+    NOT_QUALIFIED,
+    OUT_IN_ROUND,
+    WON_FINAL,
+    WON_THIRD_PLACE,
+    GroupPlace,
+    KnockoutMatch,
+    final_places,
+    final_ranking,
+    not_qualified,
+    qualifiers,
+    same_group_meetings,
+    stage_order,
+)
 
 
 def group(*rows):
@@ -54,3 +69,43 @@ def test_places_before_the_final_or_with_a_wrong_third_place_match_are_refused()
         final_places([[KnockoutMatch("A", "B"), KnockoutMatch("C", "D")],
                       [KnockoutMatch("A", "C")]], third_place=KnockoutMatch("A", "D"),
                      before=["A", "B", "C", "D"])
+
+
+def test_the_stage_order_goes_place_by_place_and_the_rest_follow_it():
+    # Thirds: B3 (6 mp), then C3 and A3 level on 5 mp, C3 with more small points.
+    assert stage_order([A, B, C]) == ["B1", "A1", "C1", "A2", "C2", "B2", "B3", "C3", "A3",
+                                      "C4", "A4", "B4"]
+    seeds = qualifiers([A, B, C], per_group=2, extra=1)
+    # Not qualified: the other thirds, then the fourths by match points and small points.
+    assert not_qualified([A, B, C], seeds) == ["C3", "A3", "C4", "A4", "B4"]
+
+
+def test_a_tie_left_by_the_standings_may_not_decide_who_qualifies():
+    tied = [GroupPlace("A1", 1, 9, 40), GroupPlace("A2", 2, 6, 0, tied_with_next=True),
+            GroupPlace("A3", 3, 6, 0), GroupPlace("A4", 4, 0, -40)]
+    with pytest.raises(RuleError, match="A2 and A3 share a place"):
+        qualifiers([tied, B], per_group=2)
+    # Both in, or both out: nothing to decide.
+    assert qualifiers([tied, B], per_group=3)[:2] == ["B1", "A1"]
+    assert qualifiers([tied, B], per_group=1) == ["B1", "A1"]
+
+
+def test_first_round_meetings_of_teams_of_one_group_are_found():
+    bracket = [("A1", None), ("A2", "A3"), ("B1", "C2"), ("C1", "B3")]
+    group_of = {"A1": "A", "A2": "A", "A3": "A", "B1": "B", "B3": "B", "C1": "C", "C2": "C"}
+    assert same_group_meetings(bracket, group_of) == [("A2", "A3")]
+
+
+def test_each_final_place_says_what_decided_it():
+    quarter = [KnockoutMatch("A1", "B3"), KnockoutMatch("B1", None)]
+    semi = [KnockoutMatch("A1", "B1")]
+    rows = final_ranking([quarter, semi], third_place=None, before=["A1", "B1", "B3"],
+                         not_qualified=["C1"])
+    assert [(r.place, r.team, r.decided_by, r.round) for r in rows] == [
+        (1, "A1", WON_FINAL, 2), (2, "B1", LOST_FINAL, 2), (3, "B3", OUT_IN_ROUND, 1),
+        (4, "C1", NOT_QUALIFIED, None)]
+    third = final_ranking(
+        [[KnockoutMatch("A", "B"), KnockoutMatch("C", "D")], [KnockoutMatch("A", "C")]],
+        third_place=KnockoutMatch("D", "B"), before=["A", "B", "C", "D"])
+    assert [(r.team, r.decided_by) for r in third][2:] == [
+        ("D", WON_THIRD_PLACE), ("B", LOST_THIRD_PLACE)]

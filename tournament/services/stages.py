@@ -21,9 +21,48 @@ def teams_in_seed_order(tournament: Tournament) -> list[Team]:
     return list(tournament.teams.order_by(F("seed").asc(nulls_last=True), "name"))
 
 
+def qualification_settings(
+    tournament: Tournament, *, kind: str, order: int, qualify_from: Stage | int | None,
+    qualifiers_per_group: int | None, extra_qualifiers: int | None,
+) -> tuple[Stage | None, int | None, int]:
+    """The checked knockout-qualification settings of a stage (RULES.md §11): the earlier
+    group or Swiss stage whose standings seed it, how many of each group qualify, and how
+    many best-placed of the next place across groups; (None, None, 0) for none."""
+
+    def refuse(field: str, message: str) -> ServiceError:
+        return ServiceError(message, field_errors={field: [message]})
+
+    extra = extra_qualifiers or 0
+    if qualify_from is None or qualify_from == "":
+        if qualifiers_per_group or extra:
+            raise refuse("qualify_from", "choose the stage whose standings seed the knockout")
+        return None, None, 0
+    if kind != Stage.Kind.KNOCKOUT:
+        raise refuse("qualify_from",
+                     "only a knockout is seeded from the standings of another stage")
+    source_id = qualify_from.pk if isinstance(qualify_from, Stage) else int(qualify_from)
+    source = tournament.stages.filter(pk=source_id).first()
+    if source is None:
+        raise refuse("qualify_from", "that stage is not in this tournament")
+    if source.order >= order:
+        raise refuse("qualify_from", f"{source.name} comes after this stage; a knockout is "
+                     "seeded from an earlier stage")
+    if source.kind == Stage.Kind.KNOCKOUT:
+        raise refuse("qualify_from", f"{source.name} is a knockout; a knockout is seeded "
+                     "from the standings of a group or Swiss stage")
+    if not qualifiers_per_group or qualifiers_per_group < 1:
+        raise refuse("qualifiers_per_group",
+                     "say how many teams of each group qualify (at least 1)")
+    if extra < 0:
+        raise refuse("extra_qualifiers", "the number of extra qualifiers cannot be negative")
+    return source, qualifiers_per_group, extra
+
+
 def create_stage(
     actor: Actor, tournament: Tournament, *, name: str, kind: str,
     swiss_rounds: int | None = None, third_place_match: bool = False,
+    qualify_from: Stage | int | None = None, qualifiers_per_group: int | None = None,
+    extra_qualifiers: int | None = 0,
 ) -> Stage:
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     try:
@@ -39,17 +78,25 @@ def create_stage(
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         order = (tournament.stages.aggregate(last=Max("order"))["last"] or 0) + 1
+        source, per_group, extra = qualification_settings(
+            tournament, kind=kind, order=order, qualify_from=qualify_from,
+            qualifiers_per_group=qualifiers_per_group, extra_qualifiers=extra_qualifiers)
         try:
             with transaction.atomic():
                 stage = Stage.objects.create(
                     tournament=tournament, name=name, kind=kind, order=order,
                     swiss_rounds=swiss_rounds,
                     third_place_match=third_place_match and kind == Stage.Kind.KNOCKOUT,
+                    qualify_from=source, qualifiers_per_group=per_group,
+                    extra_qualifiers=extra,
                 )
         except IntegrityError:
             raise ServiceError(f"there is already a stage called {name!r}") from None
         audit(actor, tournament, "stage.create",
-              f"{actor.name} created the stage {stage.name} ({stage.get_kind_display()})",
+              f"{actor.name} created the stage {stage.name} ({stage.get_kind_display()})"
+              + (f", seeded from the standings of {source.name}: {per_group} per group"
+                 + (f" and the {extra} best of the next place" if extra else "")
+                 if source else ""),
               stage=stage.pk)
     return stage
 
@@ -88,17 +135,23 @@ def enter_teams(actor: Actor, stage: Stage, teams: Sequence[Team | int]) -> list
         stage = Stage.objects.select_for_update().get(pk=stage.pk)
         _check_can_change_entries(stage)
         ordered = _resolve_teams(stage, teams)
-        if len(ordered) < 2:
-            raise ServiceError("a stage needs at least two teams")
-        stage.entries.all().delete()
-        _forget_schedule(stage)
-        entries = StageTeam.objects.bulk_create(
-            StageTeam(stage=stage, team=team, position=n) for n, team in enumerate(ordered, 1)
-        )
+        entries = save_entries(stage, ordered)
         audit(actor, stage.tournament, "stage.teams",
               f"{actor.name} entered {len(entries)} teams in {stage.name}: "
               + ", ".join(t.code for t in ordered), stage=stage.pk)
     return entries
+
+
+def save_entries(stage: Stage, ordered: Sequence[Team]) -> list[StageTeam]:
+    """Replace the teams of a Swiss or knockout stage (locked, without rounds: the caller
+    checks) by ``ordered``, numbered 1, 2, … (the seeds)."""
+    if len(ordered) < 2:
+        raise ServiceError("a stage needs at least two teams")
+    stage.entries.all().delete()
+    _forget_schedule(stage)
+    return StageTeam.objects.bulk_create(
+        StageTeam(stage=stage, team=team, position=n) for n, team in enumerate(ordered, 1)
+    )
 
 
 def allot_groups(

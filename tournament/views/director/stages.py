@@ -17,7 +17,7 @@ from tournament.views.access import staff_view
 
 @staff_view(Perm.MANAGE_ROUNDS)
 def stage_list(request, tournament):
-    form = StageForm(request.POST or None)
+    form = StageForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
             stage = create_stage(Actor.from_request(request), tournament, **form.cleaned_data)

@@ -1,0 +1,179 @@
+"""The seeding page, the qualification settings and the final ranking page with its
+downloads; query counts pinned for two sizes of event (issue 11, item 5)."""
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from tournament.models import AuditEntry, Stage
+from tournament.services import ServiceError
+from tournament.services.draw import generate_round
+from tournament.services.seeding import seed_from_standings
+from tournament.services.stages import allot_groups, create_stage
+
+
+def url(name, *args):
+    return reverse(f"director:{name}", args=args)
+
+
+def words(response) -> str:
+    return " ".join(response.content.decode().split())
+
+
+@pytest.fixture
+def director(client, tournament, staff_user):
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    return client
+
+
+@pytest.fixture
+def event(director_actor, tournament, teams, finish_round):
+    """``groups`` groups of ``size`` teams played to the end (random results), and a
+    knockout seeded from them with ``per_group`` per group; ``play`` plays it to the end,
+    the home team winning every match by 10."""
+
+    def make(groups, size, per_group=2, *, seed=True, play=False, third_place=False):
+        stage = create_stage(director_actor, tournament, name="Groups",
+                             kind=Stage.Kind.GROUPS)
+        field = teams(groups * size)
+        allot_groups(director_actor, stage, [field[i::groups] for i in range(groups)])
+        for number in range(1, size + (size % 2)):
+            finish_round(generate_round(director_actor, stage, expected_number=number),
+                         seed=number)
+        knockout = create_stage(director_actor, tournament, name="Knockout",
+                                kind=Stage.Kind.KNOCKOUT, qualify_from=stage,
+                                qualifiers_per_group=per_group,
+                                third_place_match=third_place)
+        if seed:
+            seed_from_standings(director_actor, knockout)
+        while play:
+            try:
+                round_ = generate_round(director_actor, knockout)
+            except ServiceError:  # the final has been played
+                break
+            finish_round(round_, {m.number: 10 for m in round_.matches.all()})
+        return stage, knockout
+
+    return make
+
+
+def test_seeding_page_shows_the_standings_used_and_seeds(director, tournament, event):
+    _groups, knockout = event(2, 4, seed=False)
+    page = words(director.get(url("stage_seeding", tournament.slug, knockout.pk)))
+    assert "Proposed seeds" in page and "official standings used" in page
+    assert page.count('class="qualified') == 4  # the top 2 of each group, marked
+    assert "Seed the knockout" in page
+    response = director.post(url("stage_seeding", tournament.slug, knockout.pk))
+    assert response.status_code == 302
+    assert knockout.entries.count() == 4
+    assert AuditEntry.objects.filter(action="stage.seeded").count() == 1
+    # The stage page links to the seeding page.
+    stage_page = words(director.get(url("stage_detail", tournament.slug, knockout.pk)))
+    assert url("stage_seeding", tournament.slug, knockout.pk) in stage_page
+
+
+def test_seeding_refused_while_a_round_is_open_says_why(director, director_actor,
+                                                        tournament, teams):
+    groups = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, groups, [teams(4)])
+    generate_round(director_actor, groups)
+    knockout = create_stage(director_actor, tournament, name="Knockout",
+                            kind=Stage.Kind.KNOCKOUT, qualify_from=groups,
+                            qualifiers_per_group=2)
+    page = words(director.get(url("stage_seeding", tournament.slug, knockout.pk)))
+    assert "cannot be seeded from the standings now" in page
+    assert "Round 1 of Groups is draft; every round must be closed." in page
+    assert "Seed the knockout" not in page
+    response = director.post(url("stage_seeding", tournament.slug, knockout.pk), follow=True)
+    assert "Round 1 of Groups is draft" in words(response)
+    assert not knockout.entries.exists()
+
+
+def test_qualification_form_saves_and_refuses_with_reasons(director, director_actor,
+                                                           tournament, event):
+    groups, knockout = event(2, 4, seed=False)
+    address = url("stage_qualification", tournament.slug, knockout.pk)
+    response = director.post(address, {"qualify_from": groups.pk,
+                                       "qualifiers_per_group": "", "extra_qualifiers": "1"})
+    assert response.status_code == 200
+    assert "say how many teams of each group qualify" in words(response)
+    response = director.post(address, {"qualify_from": groups.pk,
+                                       "qualifiers_per_group": "1", "extra_qualifiers": "1"})
+    assert response.status_code == 302
+    knockout.refresh_from_db()
+    assert (knockout.qualifiers_per_group, knockout.extra_qualifiers) == (1, 1)
+    # A later stage is not a choice.
+    later = create_stage(director_actor, tournament, name="Later", kind=Stage.Kind.SWISS,
+                         swiss_rounds=2)
+    response = director.post(address, {"qualify_from": later.pk, "qualifiers_per_group": "1"})
+    assert "Select a valid choice" in words(response)
+
+
+def test_creating_a_knockout_with_its_qualification(director, tournament, event):
+    groups, _knockout = event(2, 4, seed=False)
+    response = director.post(url("stage_list", tournament.slug), {
+        "name": "Cup", "kind": "knockout", "qualify_from": groups.pk,
+        "qualifiers_per_group": "1", "extra_qualifiers": "0"})
+    assert response.status_code == 302
+    cup = tournament.stages.get(name="Cup")
+    assert (cup.qualify_from, cup.qualifiers_per_group) == (groups, 1)
+    response = director.post(url("stage_list", tournament.slug), {
+        "name": "Plate", "kind": "swiss", "swiss_rounds": "3", "qualify_from": groups.pk,
+        "qualifiers_per_group": "1"})
+    assert "only a knockout is seeded" in words(response)
+    assert not tournament.stages.filter(name="Plate").exists()
+
+
+def test_final_ranking_page_before_and_after_the_final(director, tournament, event):
+    event(2, 4, seed=True)
+    page = words(director.get(url("final_ranking", tournament.slug)))
+    assert "Still missing:" in page and "Round 1 (the semi-finals) of Knockout" in page
+    assert director.get(url("final_ranking_download", tournament.slug, "csv")).status_code \
+        == 404
+
+
+def test_final_ranking_page_and_downloads(director, tournament, event):
+    _groups, knockout = event(2, 4, play=True)
+    seeds = [e.team.code for e in knockout.entries.order_by("position")]
+    page = words(director.get(url("final_ranking", tournament.slug)))
+    assert "won the final" in page and "did not qualify" in page
+    response = director.get(url("final_ranking_download", tournament.slug, "csv"))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["#", "Code", "Team", "Decided by", "Stage before", "Match points",
+                       "Small points"]
+    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 9)]
+    # Home wins every match: seed 1 beats seed 4, then seed 2 (who beat seed 3).
+    assert [row[1] for row in rows[1:3]] == [seeds[0], seeds[1]]
+    assert rows[1][3] == "won the final" and rows[5][3].startswith("did not qualify")
+    assert rows[5][4] == "Group A, place 3" or rows[5][4] == "Group B, place 3"
+    book = load_workbook(io.BytesIO(director.get(
+        url("final_ranking_download", tournament.slug, "xlsx")).content))
+    assert book.active["B2"].value == seeds[0]
+
+
+# Session, user, tournament, role, then the page's own reads: the same for every size.
+SEEDING_PAGE_QUERIES = 15
+FINAL_RANKING_QUERIES = 16
+
+
+@pytest.mark.parametrize("size", [(2, 4), (4, 6)])
+def test_seeding_page_query_count_is_pinned(director, tournament, event, size,
+                                            django_assert_num_queries):
+    _groups, knockout = event(*size, seed=False)
+    director.get(url("stage_seeding", tournament.slug, knockout.pk))  # the session once
+    with django_assert_num_queries(SEEDING_PAGE_QUERIES):
+        response = director.get(url("stage_seeding", tournament.slug, knockout.pk))
+    assert words(response).count('class="qualified') == size[0] * 2
+
+
+@pytest.mark.parametrize("size", [(2, 4), (4, 6)])
+def test_final_ranking_query_count_is_pinned(director, tournament, event, size,
+                                             django_assert_num_queries):
+    event(*size, play=True, third_place=True)
+    director.get(url("final_ranking", tournament.slug))  # the session once
+    with django_assert_num_queries(FINAL_RANKING_QUERIES):
+        response = director.get(url("final_ranking", tournament.slug))
+    assert words(response).count('class="team-code"') == size[0] * size[1]

@@ -1,0 +1,106 @@
+"""Seeding a knockout from the standings of an earlier stage, and the event's final ranking
+(issue 11, item 5)."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.forms import QualificationForm
+from tournament.models import Stage
+from tournament.permissions import Perm
+from tournament.selectors.placings import final_places, qualification
+from tournament.services import Actor, ServiceError
+from tournament.services.seeding import seed_from_standings, set_qualification
+from tournament.tables import (
+    FinalRankingTable,
+    QualificationTable,
+    SeedTable,
+    SpreadsheetExport,
+    final_rows,
+    standings_rows,
+)
+from tournament.views.access import staff_view
+
+DOWNLOADS = ("csv", "xlsx")
+
+
+def _knockout(tournament, pk) -> Stage:
+    return get_object_or_404(tournament.stages.select_related("qualify_from"), pk=pk,
+                             kind=Stage.Kind.KNOCKOUT)
+
+
+def _seeding_page(request, tournament, stage, form=None):
+    plan = qualification(stage)
+    seeds = {seed.team.pk: seed.number for seed in plan.seeds}
+    shown = []
+    for table in plan.places.tables if plan.places else []:
+        rows = standings_rows(table)
+        for row, line in zip(rows, table.lines, strict=True):
+            row["seed"] = seeds.get(line.team.pk, "")
+        shown.append((table, QualificationTable(rows, exclude=("penalties", "provisional"))))
+    return render(request, "director/stage_seeding.html", {
+        "tournament": tournament, "stage": stage, "plan": plan, "tables": shown,
+        "seed_table": SeedTable(plan.seeds),
+        "entered": stage.entries.exists(), "started": plan.started,
+        "form": form or QualificationForm(stage=stage),
+    })
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+def stage_seeding(request, tournament, pk):
+    """GET: the seeds the source stage's official standings give, with those standings;
+    POST: enter them as the knockout's teams."""
+    stage = _knockout(tournament, pk)
+    if request.method == "POST":
+        try:
+            entries = seed_from_standings(Actor.from_request(request), stage)
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return redirect("director:stage_seeding", tournament.slug, stage.pk)
+        messages.success(request, _("%(stage)s seeded from the standings: %(n)d teams.") % {
+            "stage": stage.name, "n": len(entries)})
+        return redirect("director:stage_detail", tournament.slug, stage.pk)
+    return _seeding_page(request, tournament, stage)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def stage_qualification(request, tournament, pk):
+    """Change which stage seeds the knockout and how many of each group qualify."""
+    stage = _knockout(tournament, pk)
+    form = QualificationForm(request.POST, stage=stage)
+    if form.is_valid():
+        try:
+            set_qualification(Actor.from_request(request), stage, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Qualification saved."))
+            return redirect("director:stage_seeding", tournament.slug, stage.pk)
+    return _seeding_page(request, tournament, stage, form)
+
+
+@staff_view(Perm.VIEW_STAFF_AREA)
+def final_ranking_page(request, tournament):
+    """The final ranking of the event, once the knockout's final is official; before
+    that, what is still missing."""
+    ranking = final_places(tournament)
+    table = FinalRankingTable(final_rows(ranking)) if ranking.is_final else None
+    return render(request, "director/final_ranking.html", {
+        "tournament": tournament, "ranking": ranking, "table": table,
+    })
+
+
+@staff_view(Perm.VIEW_STAFF_AREA)
+def final_ranking_download(request, tournament, kind):
+    if kind not in DOWNLOADS:
+        raise Http404("no such download")
+    ranking = final_places(tournament)
+    if not ranking.is_final:
+        raise Http404("the final ranking is not final yet")
+    export = SpreadsheetExport(kind, FinalRankingTable(final_rows(ranking)),
+                               dataset_kwargs={"title": "Final ranking"})
+    return export.response(filename=f"{slugify(tournament.slug)}-final-ranking.{kind}")
