@@ -15,6 +15,7 @@ STAFF_NAV = (
     (_("Deals"), "director:deal_key", Perm.VIEW_DEALS),
     (_("Staff"), "director:staff", Perm.MANAGE_STAFF),
     (_("Settings"), "director:tournament_edit", Perm.EDIT_TOURNAMENT),
+    (_("Penalties"), "director:penalty_list", Perm.RECORD_PENALTY),
     (_("Audit log"), "director:audit", Perm.VIEW_AUDIT),
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament.models import Penalty, Stage
+from tournament.models import Penalty, RoundEntry, Stage, Team
 
 
 def withdrawn_teams(stage: Stage) -> set[int]:
@@ -26,3 +26,50 @@ def point_penalties(stage: Stage) -> list[Penalty]:
         undone_at__isnull=True, round__stage=stage,
         kind__in=[Penalty.Kind.MATCH_POINTS, Penalty.Kind.SMALL_POINTS])
         .select_related("round"))
+
+
+def disqualified_players(team_ids) -> dict[int, Penalty]:
+    """The active disqualifications of players of these teams, by player id: they can no
+    longer be put in a line-up (services.rounds, services.draw)."""
+    return {p.player_id: p for p in Penalty.objects.filter(
+        undone_at__isnull=True, kind=Penalty.Kind.DISQUALIFICATION, player__isnull=False,
+        team_id__in=list(team_ids)).select_related("round__stage", "player")}
+
+
+def penalty_list(tournament, *, team=None, round_=None):
+    """The tournament's penalties, undone ones included, oldest first, with what the pages
+    show of each (one query)."""
+    penalties = (Penalty.objects.filter(tournament=tournament)
+                 .select_related("team", "player", "round__stage", "match__home",
+                                 "match__away", "recorded_by", "undone_by")
+                 .order_by("recorded_at", "pk"))
+    if team is not None:
+        penalties = penalties.filter(team=team)
+    if round_ is not None:
+        penalties = penalties.filter(round=round_)
+    return penalties
+
+
+def left_out(round_) -> tuple[list, list]:
+    """Teams of a group stage's round that its schedule has in the round but that are not
+    in its draw: (withdrawn teams, teams sitting out because their scheduled opponent is
+    withdrawn). Sitting out is no entry in the round at all: no match, no bye, no row."""
+    stage = round_.stage
+    if stage.kind != Stage.Kind.GROUPS:
+        return [], []
+    scheduled = set()
+    for rounds in (stage.schedule or {}).get("groups", {}).values():
+        if round_.number <= len(rounds):
+            scheduled |= {t for board in rounds[round_.number - 1] for t in board if t}
+    drawn = set(RoundEntry.objects.filter(round=round_).values_list("team_id", flat=True))
+    missing = scheduled - drawn
+    if not missing:
+        return [], []
+    out = withdrawn_teams(stage)
+    teams = Team.objects.filter(pk__in=missing).order_by("code")
+    return [t for t in teams if t.pk in out], [t for t in teams if t.pk not in out]
+
+
+def match_penalties(match) -> list[Penalty]:
+    """The penalties recorded on one match, undone ones included (the match page)."""
+    return list(penalty_list(match.round.stage.tournament).filter(match=match))

@@ -50,7 +50,8 @@ def is_knockout(match: Match) -> bool:
 def tied_knockout(match: Match) -> bool:
     """A knockout match not signed off, with every hand entered and the teams level: it
     goes on with extra hands (RULES.md §11)."""
-    if match.signed_off_at is not None or not is_knockout(match):
+    if match.signed_off_at is not None or match.forfeited_by_id is not None \
+            or not is_knockout(match):
         return False
     if not all_hands_entered(match):
         return False
@@ -141,6 +142,8 @@ class MatchProgress:
 
     @property
     def state(self) -> str:
+        if self.match.forfeited_by_id is not None:
+            return "forfeited"  # decided by a default, without play or sign-off
         if self.match.signed_off_at:
             return "official"
         if self.signatures == 4:

@@ -28,8 +28,10 @@ from tournament.models import (
     Team,
 )
 from tournament.permissions import Perm, require
+from tournament.selectors.penalties import disqualified_players, withdrawn_teams
 from tournament.selectors.stage import ranked, team_records
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.forfeits import forfeit_drawn_matches
 from tournament.services.schedules import as_boards, schedule_for_round, scheduled_teams
 
 
@@ -46,6 +48,9 @@ class Draw:
 
     pairings: list[Pairing] = field(default_factory=list)
     byes: list[Team] = field(default_factory=list)
+    # Teams of a group stage without a match or a bye: their scheduled opponent has
+    # withdrawn (RULES.md §11). They get no entry in the round, so no row and no points.
+    sitting_out: list[Team] = field(default_factory=list)
     # What drawing the round did besides pairing, for the audit log.
     notes: list[str] = field(default_factory=list)
 
@@ -56,6 +61,8 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
     draw = Draw()
     schedule = schedule_for_round(stage, number, draw.notes)
     teams = Team.objects.in_bulk(list(scheduled_teams(schedule)))
+    withdrawn = withdrawn_teams(stage)  # left out; their scheduled opponents sit out
+    left_out: list[Team] = []
     last_round = 0
     for group in stage.groups.order_by("order"):
         rounds = schedule["groups"].get(str(group.pk))
@@ -65,7 +72,11 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
         if number > len(rounds):
             continue  # a smaller group has finished its round robin
         for home, away in as_boards(rounds[number - 1]):
-            if away is None:
+            if home in withdrawn or away in withdrawn:
+                left_out += [teams[t] for t in (home, away) if t in withdrawn]
+                draw.sitting_out += [teams[t] for t in (home, away)
+                                     if t is not None and t not in withdrawn]
+            elif away is None:
                 draw.byes.append(teams[home])
             else:
                 draw.pairings.append(Pairing(teams[home], teams[away], group))
@@ -73,13 +84,20 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
         raise ServiceError(
             f"{stage.name} is complete: its round robin has {last_round} round(s)"
         )
+    if left_out:
+        draw.notes.append("withdrawn, left out: " + ", ".join(t.code for t in left_out)
+                          + ("; sitting out (opponent withdrawn): "
+                             + ", ".join(t.code for t in draw.sitting_out)
+                             if draw.sitting_out else ""))
     return draw
 
 
 def _draw_swiss(stage: Stage, number: int) -> Draw:
     if stage.swiss_rounds and number > stage.swiss_rounds:
         raise ServiceError(f"{stage.name} was planned with {stage.swiss_rounds} rounds")
-    records = ranked(team_records(stage))
+    # A disqualified team is paired no more: no match to forfeit, no bye (RULES.md §16).
+    out = withdrawn_teams(stage)
+    records = [r for r in ranked(team_records(stage)) if r.team_id not in out]
     field_ = [
         SwissTeam(id=r.team_id, points=r.match_points, rank=rank,
                   opponents=frozenset(r.opponents), byes=r.byes, home_count=r.home_matches)
@@ -134,7 +152,11 @@ def _draw_knockout(stage: Stage, number: int) -> Draw:
 
 
 def _knockout_result(match: Match) -> tuple[Team, Team]:
-    """(winner, loser) of a signed-off knockout match."""
+    """(winner, loser) of a signed-off knockout match; a forfeited one is won by the team
+    that did not default (RULES.md §11)."""
+    if match.forfeited_by_id is not None:
+        return ((match.away, match.home) if match.forfeited_by_id == match.home_id
+                else (match.home, match.away))
     if match.signed_off_at is None or match.home_total is None:
         raise ServiceError(f"match {match.number} ({match}) has no official result yet")
     try:
@@ -164,16 +186,24 @@ DRAWERS: dict[str, Callable[[Stage, int], Draw]] = {
 # Line-ups ----------------------------------------------------------------------------
 
 def default_lineups(teams: list[Team]) -> dict[int, tuple[int, int]]:
-    """Players 1 and 2 at tables 1 and 2; a team without both cannot be drawn."""
+    """Players 1 and 2 at tables 1 and 2, the reserve in the place of a disqualified one; a
+    team without two players who may play cannot be drawn."""
     lineups: dict[int, dict[int, int]] = {t.pk: {} for t in teams}
-    for team_id, number, player_id in Player.objects.filter(
-        team__in=teams, is_reserve=False
-    ).values_list("team_id", "number", "id"):
-        lineups[team_id][number] = player_id
+    banned = disqualified_players([t.pk for t in teams])
+    for team_id, number, player_id in Player.objects.filter(team__in=teams).values_list(
+            "team_id", "number", "id"):
+        if player_id not in banned:
+            lineups[team_id][number] = player_id
+    for players in lineups.values():
+        reserve = players.pop(Player.RESERVE_NUMBER, None)
+        for number in (1, 2):
+            if number not in players and reserve is not None:
+                players[number], reserve = reserve, None
     missing = sorted(t.code for t in teams if set(lineups[t.pk]) != {1, 2})
     if missing:
         raise ServiceError(
-            "these teams have no line-up (two regular players are needed): "
+            "these teams have no line-up (two regular players are needed"
+            + (", and a disqualified player cannot play" if banned else "") + "): "
             + ", ".join(missing)
         )
     return {team_id: (players[1], players[2]) for team_id, players in lineups.items()}
@@ -234,7 +264,7 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
         if stage.entries.count() < 2:
             raise ServiceError(f"{stage.name} needs at least two teams before a round is drawn")
         draw = DRAWERS[stage.kind](stage, number)
-        if not draw.pairings:
+        if not draw.pairings and not draw.sitting_out:
             raise ServiceError(f"round {number} of {stage.name} would have no match")
         try:
             with transaction.atomic():
@@ -243,6 +273,7 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
                 round_ = Round.objects.create(stage=stage, number=number,
                                               rule_settings=stage.tournament.rules.to_dict())
                 _save_draw(round_, draw)
+                draw.notes += forfeit_drawn_matches(round_)
         except IntegrityError:
             raise ServiceError(
                 f"round {number} of {stage.name} has just been generated by someone else"

@@ -85,6 +85,7 @@ def record_hand_result(
                 raise ServiceError("this form was already used for another hand; reload it")
             return earlier
         correcting = is_correction(match)
+        _check_not_forfeited(match)
         _check_can_enter(actor, round_, correcting)
         if correcting:
             reason = correction_reason(reason)
@@ -128,7 +129,17 @@ def check_may_enter(actor: Actor, table: Table) -> None:
     """Results, and previews of them, are for a round in play, or a referee's correction
     after sign-off; nothing else (raises ServiceError or PermissionDenied)."""
     require(actor.user, table.match.round.stage.tournament, Perm.ENTER_RESULTS)
+    _check_not_forfeited(table.match)
     _check_can_enter(actor, table.match.round, is_correction(table.match))
+
+
+def _check_not_forfeited(match) -> None:
+    """A forfeited match is decided by the default (services.penalties): no hands."""
+    if match.forfeited_by_id is not None:
+        team = match.home if match.forfeited_by_id == match.home_id else match.away
+        raise ServiceError(f"match {match.number} was forfeited by {team.code}; no hands "
+                           "are entered in it (undo the default on the penalties page if "
+                           "it was a mistake)")
 
 
 def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:

@@ -35,7 +35,7 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
             raise ServiceError("only a knockout match is played on after a tie")
         # In play, or being corrected after its round was closed.
         if (round_.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED)
-                or match.signed_off_at is not None):
+                or match.signed_off_at is not None or match.forfeited_by_id is not None):
             raise ServiceError(f"match {match.number} is not being played")
         if not all_hands_entered(match):
             raise ServiceError(f"match {match.number} has hands without a result yet")

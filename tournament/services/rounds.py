@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
+from tournament.selectors.penalties import disqualified_players
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import lock
 from tournament.services.standings import record_lots
-from tournament.services.team_results import write_bye_results
+from tournament.services.team_results import write_bye_results, write_match_results
 from tournament.services.text import clean_text
 
 
@@ -31,10 +32,11 @@ def _expect(round_: Round, *statuses: str, doing: str) -> None:
 
 def open_matches(round_: Round) -> list[Match]:
     """Matches of the round that are not decided yet, in board order: no official
-    (signed-off) result. The one place that says what "decided" means; the pages that
-    offer to close a round ask here, so a match decided another way counts everywhere."""
-    return list(round_.matches.filter(signed_off_at=None).select_related("home", "away")
-                .order_by("number"))
+    (signed-off) result and not forfeited (a default decides a match without a sign-off).
+    The one place that says what "decided" means; the pages that offer to close a round
+    ask here, so a match decided another way counts everywhere."""
+    return list(round_.matches.filter(signed_off_at=None, forfeited_by=None)
+                .select_related("home", "away").order_by("number"))
 
 
 def match_label(match: Match) -> str:
@@ -87,10 +89,13 @@ def start_round(actor: Actor, round_: Round) -> Round:
     with transaction.atomic():
         round_ = _locked(round_)
         _expect(round_, Round.Status.PUBLISHED, doing="start play")
+        _refuse_disqualified_players(round_)
         round_.status = Round.Status.IN_PLAY
         round_.started_at = timezone.now()
         round_.save(update_fields=["status", "started_at"])
         write_bye_results(round_)  # the draw is fixed from now on
+        for match in round_.matches.exclude(forfeited_by=None):  # defaulted before play
+            write_match_results(match)
         audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}",
               round=round_.pk)
     return round_
@@ -134,9 +139,26 @@ def undo_round(actor: Actor, round_: Round) -> None:
         _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="undo it")
         if round_.stage.rounds.filter(number__gt=round_.number).exists():
             raise ServiceError(f"undo the later rounds of {round_.stage} first")
+        if round_.penalties.filter(undone_at__isnull=True).exists():
+            raise ServiceError(f"penalties are recorded in {round_}; undo them on the "
+                               "penalties page first")
         label = str(round_)
+        round_.penalties.all().delete()  # undone ones: the audit log keeps their record
         round_.delete()
         audit(actor, tournament, "round.undo", f"{actor.name} undid {label}")
+
+
+def _refuse_disqualified_players(round_: Round) -> None:
+    """Play does not start with a disqualified player in a line-up (RULES.md §16)."""
+    entries = (RoundEntry.objects.filter(round=round_, match__forfeited_by=None)
+               .exclude(match=None).select_related("team"))
+    banned = disqualified_players({entry.team_id for entry in entries})
+    for entry in entries:
+        for player_id in (entry.first_player_id, entry.second_player_id):
+            if player_id in banned:
+                raise ServiceError(
+                    f"{banned[player_id].player.name} ({entry.team.code}) is disqualified; "
+                    f"change the line-up of {entry.team.code} before play starts")
 
 
 def set_lineup(
@@ -146,7 +168,8 @@ def set_lineup(
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
-        round_ = _locked(round_)
+        # The players too: a disqualification locks its player, so it lands before or after.
+        round_ = lock(rounds=[round_], players=[first_player, second_player]).one("rounds")
         _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="change a line-up")
         entry = RoundEntry.objects.select_for_update().filter(round=round_, team=team).first()
         if entry is None or entry.match_id is None:
@@ -155,6 +178,11 @@ def set_lineup(
             raise ServiceError(f"both players must belong to {team}")
         if first_player.pk == second_player.pk:
             raise ServiceError("a player cannot sit at both tables")
+        banned = disqualified_players([team.pk])
+        for player in (first_player, second_player):
+            if player.pk in banned:
+                raise ServiceError(f"{player.name} is disqualified ({banned[player.pk].round}: "
+                                   f"{banned[player.pk].reason}) and cannot play")
         before = (entry.first_player.name, entry.second_player.name)
         entry.first_player, entry.second_player = first_player, second_player
         entry.save(update_fields=["first_player", "second_player"])

@@ -38,6 +38,9 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
         match = locked.one("matches")
         if match.signed_off_at is not None:
             raise ServiceError(f"match {match.number} is signed off already")
+        if match.forfeited_by_id is not None:
+            raise ServiceError(f"match {match.number} was forfeited: a default decides it "
+                               "without a sign-off")
         if match.round.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED):
             raise ServiceError(f"{match.round} is not in play")
         tables = sorted(locked.tables.values(), key=lambda t: t.position)

@@ -22,6 +22,7 @@ from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
+from tournament.selectors.penalties import match_penalties
 from tournament.selectors.results import (
     box_conflicts,
     is_correction,
@@ -252,9 +253,14 @@ def match_page(request, tournament, pk):
     history = (AuditEntry.objects.filter(tournament=tournament, data__match=match.pk)
                .order_by("created_at") if may_see_history else [])
     may_sign_off = has_perm(request.user, tournament, Perm.SIGN_OFF)
+    may_record_penalty = has_perm(request.user, tournament, Perm.RECORD_PENALTY)
+    forfeited_by = {match.home_id: match.home, match.away_id: match.away}.get(
+        match.forfeited_by_id)
     return render(request, "entry/match.html", {
         "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
-        "history": history, "may_sign_off": may_sign_off,
+        "history": history, "may_sign_off": may_sign_off, "forfeited_by": forfeited_by,
+        "may_record_penalty": may_record_penalty,
+        "penalties": match_penalties(match) if may_record_penalty else [],
         "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
         "tied_knockout": may_sign_off and tied_knockout(match),
     })

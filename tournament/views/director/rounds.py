@@ -14,6 +14,7 @@ from tournament.pdf.base import paper
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
 from tournament.selectors.draw import round_plan
+from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
 from tournament.services import Actor, ServiceError
 from tournament.services.rounds import (
@@ -54,8 +55,10 @@ def _render_round(request, tournament, round_, **extra):
     previous = round_.stage.rounds.filter(number=round_.number - 1).first()
     played = round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
     still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
+    withdrawn, sitting_out = left_out(round_)
     context = {
         "tournament": tournament, "round": round_, "plan": round_plan(round_),
+        "withdrawn": withdrawn, "sitting_out": sitting_out,
         "previous": previous,
         "previous_open": previous is not None and bool(open_matches(previous)),
         "publish_form": PublishForm(),

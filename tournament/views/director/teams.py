@@ -14,6 +14,7 @@ from tournament.forms import (
 )
 from tournament.models import Round, RoundEntry
 from tournament.permissions import Perm
+from tournament.selectors.penalties import penalty_list
 from tournament.services import Actor, ServiceError
 from tournament.services.team_import import import_teams
 from tournament.services.teams import (
@@ -68,6 +69,7 @@ def team_edit(request, tournament, pk):
             return redirect("director:team_list", tournament.slug)
     return render(request, "director/team_form.html", {
         "tournament": tournament, "form": form, "team": team,
+        "penalties": penalty_list(tournament, team=team),
     })
 
 

@@ -1,0 +1,195 @@
+"""Which matches the active penalties forfeit (RULES.md §11), and bringing the matches, their
+result rows and the group stages' voids in line with that (``services.penalties``).
+
+The one rule: a match's forfeiting team is the team of the **earliest** active penalty that
+covers the match (``covers``): a default of that match; a default in an earlier round of
+the same group stage (the team is withdrawn from it); the team's disqualification in that
+round or before (in that stage or an earlier one). ``Match.forfeited_by`` is never set
+another way, so recording a penalty and undoing it are the same step (``apply_penalties``),
+and a record followed by its undo leaves every row as it was. What cannot be put back
+exactly is refused with the reason before anything is written: a group round drawn without
+the withdrawn team since, or a knockout round drawn from the match's result.
+
+Call these in the penalty service's transaction, under its locks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from tournament.models import Match, Penalty, Round, RoundEntry, Stage, Team
+from tournament.selectors.penalties import withdrawn_teams
+from tournament.services.base import ServiceError
+from tournament.services.team_results import refresh_voids, write_match_results
+
+Kind = Penalty.Kind
+
+
+def covers(penalty: Penalty, match: Match) -> bool:
+    """Whether an active penalty makes its team default this match (RULES.md §11).
+    ``penalty.round.stage`` and ``match.round.stage`` are read."""
+    if penalty.kind == Kind.DEFAULT:
+        if penalty.match_id == match.pk:
+            return True
+        stage = penalty.round.stage
+        return (stage.kind == Stage.Kind.GROUPS and match.round.stage_id == stage.pk
+                and match.round.number > penalty.round.number)
+    if penalty.kind == Kind.DISQUALIFICATION and penalty.player_id is None:
+        own, other = penalty.round.stage, match.round.stage
+        return other.order > own.order or (
+            other.pk == own.pk and match.round.number >= penalty.round.number)
+    return False
+
+
+def _forfeiting_penalties(team_ids: Iterable[int]) -> dict[int, list[Penalty]]:
+    found: dict[int, list[Penalty]] = {}
+    for penalty in (Penalty.objects.filter(
+            undone_at__isnull=True, team_id__in=set(team_ids),
+            kind__in=[Kind.DEFAULT, Kind.DISQUALIFICATION])
+            .select_related("round__stage").order_by("recorded_at", "pk")):
+        found.setdefault(penalty.team_id, []).append(penalty)
+    return found
+
+
+def forfeiter(match: Match, penalties: dict[int, list[Penalty]]) -> int | None:
+    """The team that defaults the match by the active penalties (of both its teams), or
+    None: the earliest penalty that covers it decides when both teams have one."""
+    covering = [(penalty.recorded_at, penalty.pk, team)
+                for team in (match.home_id, match.away_id)
+                for penalty in penalties.get(team, []) if covers(penalty, match)]
+    return min(covering)[2] if covering else None
+
+
+def forfeit_drawn_matches(round_: Round) -> list[str]:
+    """Forfeit the new matches of a round just drawn that the active penalties already
+    decide (a disqualified team in a knockout). Called by the draw inside
+    its transaction, under the stage's lock; returns notes for its audit entry."""
+    matches = list(round_.matches.select_related("round__stage", "home", "away"))
+    penalties = _forfeiting_penalties(t for m in matches for t in (m.home_id, m.away_id))
+    notes = []
+    for match in matches:
+        team = forfeiter(match, penalties)
+        if team is not None:
+            match.forfeited_by_id = team
+            match.save(update_fields=["forfeited_by"])
+            code = match.home.code if team == match.home_id else match.away.code
+            notes.append(f"match {match.number} forfeited by {code} (disqualified)")
+    return notes
+
+
+# Bringing the matches in line -------------------------------------------------------------
+
+def stages_from(stage: Stage, team_wide: bool) -> list[Stage]:
+    if not team_wide:
+        return [stage]
+    return list(Stage.objects.filter(tournament_id=stage.tournament_id,
+                                     order__gte=stage.order).order_by("order"))
+
+
+@dataclass(frozen=True)
+class _Change:
+    match: Match
+    before: int | None
+    after: int | None
+
+    def words(self) -> str:
+        codes = {self.match.home_id: self.match.home.code, self.match.away_id:
+                 self.match.away.code}
+        where = (f"{self.match.round} match {self.match.number} ({self.match.home.code} – "
+                 f"{self.match.away.code})")
+        if self.after is None:
+            return f"{where} no longer forfeited by {codes[self.before]}"
+        return f"{where} forfeited by {codes[self.after]}"
+
+
+def withdrawn_in(stage: Stage, team_wide: bool) -> dict[int, set[int]]:
+    """The teams withdrawn from each group stage a penalty of this reach touches."""
+    return {s.pk: withdrawn_teams(s) for s in stages_from(stage, team_wide)
+            if s.kind == Stage.Kind.GROUPS}
+
+
+def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
+           withdrawn_before: dict[int, set[int]]) -> list[str]:
+    """Bring the team's matches (from its stage on) in line with the active penalties,
+    refuse what cannot be restored exactly, rewrite the rows and refresh the voids.
+    Returns what changed, in words for the audit log."""
+    stages = stages_from(stage, team_wide)
+    matches = list(Match.objects.filter(Q(home=team) | Q(away=team),
+                                        round__stage__in=stages)
+                   .select_related("round__stage", "home", "away")
+                   .order_by("round__stage__order", "round__number", "number"))
+    penalties = _forfeiting_penalties(t for m in matches for t in (m.home_id, m.away_id))
+    changes = []
+    for match in matches:
+        due = forfeiter(match, penalties)
+        if due != match.forfeited_by_id:
+            changes.append(_Change(match, match.forfeited_by_id, due))
+    _refuse_lost_rounds(team, stages, withdrawn_before)
+    _refuse_drawn_knockout(changes)
+    for change in changes:
+        match = change.match
+        match.forfeited_by_id = change.after
+        match.save(update_fields=["forfeited_by"])
+        if match.round.status in (Round.Status.IN_PLAY, Round.Status.CLOSED):
+            write_match_results(match)
+    words = [change.words() for change in changes]
+    for group_stage in stages:
+        if group_stage.kind != Stage.Kind.GROUPS:
+            continue
+        refresh_voids(group_stage)
+        was = team.pk in withdrawn_before.get(group_stage.pk, ())
+        now = team.pk in withdrawn_teams(group_stage)
+        if now and not was:
+            words.append(f"{team.code} withdrawn from {group_stage}: every result involving "
+                         "it there is cleared, for its opponents too")
+        elif was and not now:
+            words.append(f"{team.code} back in {group_stage}: its results there count again")
+    return words
+
+
+def _refuse_lost_rounds(team: Team, stages: list[Stage],
+                        withdrawn_before: dict[int, set[int]]) -> None:
+    """An undo that would bring a withdrawn team back into a group stage after a later
+    round was drawn without it cannot restore that round: refused with the reason."""
+    for stage in stages:
+        if stage.kind != Stage.Kind.GROUPS or team.pk not in withdrawn_before.get(stage.pk, ()):
+            continue
+        if team.pk in withdrawn_teams(stage):
+            continue  # still withdrawn by another penalty: nothing comes back
+        scheduled = _scheduled_rounds(stage, team)
+        missing = (Round.objects.filter(stage=stage, number__lte=scheduled)
+                   .exclude(pk__in=RoundEntry.objects.filter(team=team).values("round"))
+                   .order_by("number").first())
+        if missing is not None:
+            started = missing.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
+            raise ServiceError(
+                f"this cannot be undone exactly: {missing} was drawn without {team.code}, "
+                "who was withdrawn"
+                + (" and it has started, so the withdrawal stands" if started else
+                   "; undo that round (and any later one) first, then undo this"))
+
+
+def _scheduled_rounds(stage: Stage, team: Team) -> int:
+    """How many rounds the team's group plays by the stage's schedule (0 if unknown)."""
+    groups = (stage.schedule or {}).get("groups", {})
+    for rounds in groups.values():
+        if any(team.pk in board for boards in rounds for board in boards):
+            return len(rounds)
+    return 0
+
+
+def _refuse_drawn_knockout(changes: list[_Change]) -> None:
+    """A knockout match whose winner changes after the next round was drawn from it."""
+    for change in changes:
+        round_ = change.match.round
+        if round_.stage.kind != Stage.Kind.KNOCKOUT:
+            continue
+        later = round_.stage.rounds.filter(number__gt=round_.number).first()
+        if later is not None:
+            raise ServiceError(
+                f"{later} was already drawn from the result of match {change.match.number} "
+                f"({change.match.home.code} – {change.match.away.code}) of {round_}; undo "
+                f"{later.label} first")
