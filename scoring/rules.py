@@ -69,6 +69,8 @@ class Rules:
     deal_scope: DealScope = DealScope.ROUND
     knockout_tiebreak_hands: int = 2
     lateness_limit_minutes: int = 15
+    # Hands a player needs for the individual ranking against the field (RULES.md §12).
+    field_minimum_hands: int = 8
     tiebreaks: tuple[Tiebreak, ...] = field(default=DEFAULT_TIEBREAKS)
 
     def __post_init__(self) -> None:
@@ -88,7 +90,8 @@ class Rules:
         if not low <= self.knock_limit <= high:
             raise RuleError(f"knock limit must be {low} to {high}, not {self.knock_limit}")
         for name in ("knock_bonus", "gin_bonus", "undercut_bonus", "big_gin_bonus",
-                     "small_points_bye", "small_points_forfeit", "lateness_limit_minutes"):
+                     "small_points_bye", "small_points_forfeit", "lateness_limit_minutes",
+                     "field_minimum_hands"):
             if getattr(self, name) < 0:
                 raise RuleError(f"{name.replace('_', ' ')} cannot be negative")
         if not (self.match_points_win > self.match_points_tie > self.match_points_loss >= 0):

@@ -150,11 +150,45 @@ class Tournament(models.Model):
     lateness_limit_minutes = models.PositiveSmallIntegerField(
         _("lateness limit (minutes)"), default=DEFAULT_RULES.lateness_limit_minutes
     )
+    field_minimum_hands = models.PositiveSmallIntegerField(
+        _("hands needed for the ranking against the field"),
+        default=DEFAULT_RULES.field_minimum_hands,
+    )
     tiebreak_order = models.CharField(
         _("tiebreak order"), max_length=100,
         default=",".join(DEFAULT_RULES.tiebreaks),
         validators=[validate_tiebreak_order],
         help_text=_("After match points and small points, in this order."),
+    )
+
+    # What the public sees (none of these is a rule of the game).
+    class LiveResults(models.TextChoices):
+        CLOSED = "closed", _("Nothing but progress until the round is closed")
+        FINISHED_BOXES = "finished_boxes", _(
+            "A box's results once every table playing it has an approved result")
+        LIVE = "live", _("Every result as it is entered (provisional)")
+
+    live_results = models.CharField(
+        _("results of a round in play"), max_length=20, choices=LiveResults.choices,
+        default=LiveResults.CLOSED,
+        help_text=_("Players still to play a box must not learn how it went elsewhere: "
+                    "the default shows nothing but progress until the round is closed."),
+    )
+    public_standings = models.BooleanField(_("public standings"), default=True)
+    public_results = models.BooleanField(_("public match results and travellers"),
+                                         default=True)
+    public_players = models.BooleanField(_("public player pages and individual standings"),
+                                         default=True)
+    public_penalties = models.BooleanField(_("public penalty list"), default=True)
+    anomaly_threshold = models.PositiveSmallIntegerField(
+        _("anomaly threshold (points from the field's datum)"), default=60,
+        help_text=_("A result this far from the other tables' results on the same box is "
+                    "listed for the referee."),
+    )
+    box_balance_threshold = models.PositiveSmallIntegerField(
+        _("box balance threshold (points)"), default=25,
+        help_text=_("A box whose dealer cards averaged this much for or against is listed "
+                    "as unbalanced for the chief referee."),
     )
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -167,6 +201,11 @@ class Tournament(models.Model):
         "match_points_loss", "match_points_bye", "small_points_bye",
         "match_points_forfeit_win", "match_points_forfeit_loss", "small_points_forfeit",
         "deal_scope", "knockout_tiebreak_hands", "lateness_limit_minutes",
+        "field_minimum_hands",
+    )
+    PUBLIC_FIELDS = (
+        "live_results", "public_standings", "public_results", "public_players",
+        "public_penalties", "anomaly_threshold", "box_balance_threshold",
     )
 
     class Meta:
@@ -195,6 +234,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(pin_attempts__gte=1, pin_lockout_minutes__gte=1),
                 name="tournament_pin_lock_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(live_results__in=["closed", "finished_boxes", "live"]),
+                name="tournament_live_results_valid",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["setup", "running", "finished"]),

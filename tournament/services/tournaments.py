@@ -15,7 +15,7 @@ from tournament.services.deals import make_key
 EDITABLE_FIELDS = (
     "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
     "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
-    "tiebreak_order",
+    "tiebreak_order", *Tournament.PUBLIC_FIELDS,
 )
 
 

@@ -30,7 +30,8 @@ def test_create_tournament_from_the_form(client, admin_user):
         "match_points_bye": 2, "small_points_bye": 0, "match_points_forfeit_win": 3,
         "match_points_forfeit_loss": 0, "small_points_forfeit": 0, "deal_scope": "round",
         "knockout_tiebreak_hands": 2, "lateness_limit_minutes": 15,
-        "pin_attempts": 5, "pin_lockout_minutes": 15,
+        "pin_attempts": 5, "pin_lockout_minutes": 15, "field_minimum_hands": 8,
+        "live_results": "closed", "anomaly_threshold": 60, "box_balance_threshold": 25,
         "tiebreak_1": "wins", "tiebreak_2": "head_to_head", "tiebreak_3": "", "tiebreak_4": "lots",
     })
     assert response.status_code == 302
