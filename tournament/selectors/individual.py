@@ -18,6 +18,7 @@ Three queries (hands, line-ups, players), whatever the size of the event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -59,10 +60,12 @@ class IndividualStandings:
 
 
 def individual(tournament: Tournament, *, stage: Stage | None = None,
-               official_only: bool = False, minimum_hands: int = 0) -> IndividualStandings:
+               official_only: bool = False, minimum_hands: int = 0,
+               shows: Callable[[int, int, int], bool] | None = None) -> IndividualStandings:
     """Every player's line over the counted hands of ``stage`` (every stage when None),
     ranked by points, then points per hand; ``minimum_hands`` leaves out players with
-    fewer hands, ranking those shown (three queries)."""
+    fewer hands, ranking those shown (three queries). ``shows(round id, table id, hand)``
+    leaves out the hands it refuses (the public's view, ``selectors.visibility``)."""
     where = {"round__stage": stage} if stage is not None else {
         "round__stage__tournament": tournament}
     void = TeamResult.objects.filter(match=OuterRef("table__match"), void=True)
@@ -79,10 +82,13 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
         lineups.setdefault(match, {})[side] = (first, second)
     player_hands = []
     for (position, hand, seat1, seat2, outcome, declarer, false_knock, match,
-         signed_off) in hands.order_by("table__match_id", "table__position", "hand").values_list(
+         signed_off, round_id, table_id) in hands.order_by(
+            "table__match_id", "table__position", "hand").values_list(
             "table__position", "hand", "seat1_points", "seat2_points", "outcome",
             "declarer_seat", "false_knock_seat", "table__match_id",
-            "table__match__signed_off_at"):
+            "table__match__signed_off_at", "table__round_id", "table_id"):
+        if shows is not None and not shows(round_id, table_id, hand):
+            continue
         sides = lineups.get(match)
         if sides is None or len(sides) != 2:
             continue  # a match without both line-ups (never written so by the draw)
