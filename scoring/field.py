@@ -12,11 +12,12 @@ ranking.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.errors import RuleError
+from scoring.seating import dealer_seat, player_in_seat
 
 TRIM_FROM = 8  # tables on a deal from which the highest and lowest result are dropped
 DEALER, NON_DEALER = "dealer", "non_dealer"
@@ -84,7 +85,11 @@ class Traveller:
 
 
 def traveller(results: Iterable[TableResult]) -> Traveller:
-    listed = sorted(results, key=lambda r: (-r.dealer_points, str(r.table)))
+    results = list(results)
+    try:  # tables by their own order (9 before 10), else by their text
+        listed = sorted(results, key=lambda r: (-r.dealer_points, r.table))
+    except TypeError:
+        listed = sorted(results, key=lambda r: (-r.dealer_points, str(r.table)))
     dealer = [r.dealer_points for r in listed]
     return Traveller(
         results=listed,
@@ -94,6 +99,20 @@ def traveller(results: Iterable[TableResult]) -> Traveller:
         false_knocks=sum(r.false_knock for r in listed),
         points=dict(sorted(Counter(dealer).items(), reverse=True)),
     )
+
+
+def table_result(table: Hashable, hand: int, seat1_points: int, outcome: str,
+                 declarer_seat: int | None, declarer_deadwood: int | None = None,
+                 opponent_deadwood: int | None = None,
+                 false_knock_seat: int | None = None) -> TableResult:
+    """A table's result on a hand as stored (seat 1's points, the declarer's seat) seen from
+    the box's dealer cards: the seat that holds them is ``seating.dealer_seat(hand)``."""
+    dealing = dealer_seat(hand)
+    declarer = None if declarer_seat is None else DEALER if declarer_seat == dealing \
+        else NON_DEALER
+    return TableResult(table, seat1_points if dealing == 1 else -seat1_points, outcome,
+                       declarer, declarer_deadwood, opponent_deadwood,
+                       false_knock_seat is not None)
 
 
 def favoured_seat(balance: Fraction | None, threshold: int) -> str | None:
@@ -114,6 +133,19 @@ class PlayerOnDeal:
     deal: Hashable
     seat: str  # DEALER or NON_DEALER
     points: int
+
+
+def players_on_deal(table_position: int, hand: int, seat1_points: int, deal: Hashable,
+                    lineups: Mapping[str, Sequence[Hashable]]) -> tuple[PlayerOnDeal,
+                                                                         PlayerOnDeal]:
+    """The two players of a hand at a match's table 1 or 2, seat 1's first, each with the
+    cards the seat held (``scoring.seating``: who sits where, who deals) and its points."""
+    dealing = dealer_seat(hand)
+    return tuple(  # type: ignore[return-value]
+        PlayerOnDeal(player_in_seat(table_position, seat, lineups), deal,
+                     DEALER if seat == dealing else NON_DEALER,
+                     seat1_points if seat == 1 else -seat1_points)
+        for seat in (1, 2))
 
 
 @dataclass

@@ -4,10 +4,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import entry, public
+from tournament.views import entry, public, travellers
 from tournament.views.director import (
     audit,
     deals,
+    field,
     individual,
     penalties,
     placings,
@@ -24,6 +25,11 @@ public_patterns = [
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
     path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),
     path("t/<slug:slug>/rounds/<int:pk>/hands/", public.hand_records, name="hand_records"),
+    path("t/<slug:slug>/rounds/<int:pk>/boxes/", travellers.box_index, name="travellers"),
+    path("t/<slug:slug>/rounds/<int:pk>/boxes/<int:deal_pk>/", travellers.traveller,
+         name="traveller"),
+    path("t/<slug:slug>/field/", travellers.field_page, name="field"),
+    path("t/<slug:slug>/stages/<int:pk>/field/", travellers.field_page, name="stage_field"),
     path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
 ]
 
@@ -67,6 +73,10 @@ director_patterns = [
     path("<slug:slug>/final-ranking/", placings.final_ranking_page, name="final_ranking"),
     path("<slug:slug>/final-ranking.<slug:kind>", placings.final_ranking_download,
          name="final_ranking_download"),
+    path("<slug:slug>/field/", field.field_page, name="field"),
+    path("<slug:slug>/stages/<int:pk>/field/", field.field_page, name="stage_field"),
+    path("<slug:slug>/rounds/<int:pk>/boxes/<int:deal_pk>/", field.traveller,
+         name="traveller"),
     path("<slug:slug>/individual/", individual.individual_standings, name="individual"),
     path("<slug:slug>/individual.<slug:kind>", individual.individual_download,
          name="individual_download"),

@@ -82,3 +82,37 @@ def test_bad_input_is_refused():
         TableResult(1, 0, "draw", DEALER)
     with pytest.raises(RuleError, match="no table result"):
         against_the_field([PlayerOnDeal("li", 9, DEALER, 0)], {})
+
+
+def test_table_nine_comes_before_table_ten_among_equal_results():
+    board = traveller([knock(10, 23), knock(9, 23), knock(11, 30)])
+    assert [r.table for r in board.results] == [11, 9, 10]
+
+
+def test_a_stored_result_is_seen_from_the_dealer_cards():
+    """Hand 1: seat 1 holds the dealer cards; hand 2: seat 2 (scoring.seating)."""
+    from scoring.field import table_result
+
+    # Hand 1, seat 1 knocks 4 against 12 and scores 23: the dealer declared, +23.
+    assert table_result(3, 1, 23, "knock", 1, 4, 12) == TableResult(3, 23, "knock", DEALER,
+                                                                    4, 12)
+    # Hand 2, seat 1 (the non-dealer) scores 23: the dealer cards made -23.
+    assert table_result(3, 2, 23, "knock", 1, 4, 12) == TableResult(3, -23, "knock",
+                                                                    NON_DEALER, 4, 12)
+    # An undercut names the knocker; a false knock is kept; a draw has no declarer.
+    undercut = table_result(4, 2, 25, "undercut", 2, 7, 7, false_knock_seat=1)
+    assert (undercut.dealer_points, undercut.declarer, undercut.false_knock) == (
+        -25, DEALER, True)
+    assert table_result(5, 1, 0, "draw", None).declarer is None
+
+
+def test_the_players_of_a_stored_hand_with_their_cards():
+    """Table 2 of a match seats away's second player in seat 1 against home's second in
+    seat 2; in hand 2 seat 2 deals."""
+    from scoring.field import players_on_deal
+
+    lineups = {"home": ("h1", "h2"), "away": ("a1", "a2")}
+    assert players_on_deal(2, 2, -23, "deal", lineups) == (
+        PlayerOnDeal("a2", "deal", NON_DEALER, -23), PlayerOnDeal("h2", "deal", DEALER, 23))
+    assert players_on_deal(1, 1, 55, "deal", lineups) == (
+        PlayerOnDeal("h1", "deal", DEALER, 55), PlayerOnDeal("a1", "deal", NON_DEALER, -55))

@@ -249,20 +249,3 @@ def round_totals(round_: Round) -> dict:
     for match_id, results in per_match.items():
         totals[match_id, "home"], totals[match_id, "away"] = team_totals(results)
     return totals
-
-
-@dataclass(frozen=True)
-class BoxConflict:
-    table: int
-    hand: int
-    version: int
-    text: str
-
-
-def box_conflicts(round_: Round) -> list[BoxConflict]:
-    """Current results whose entered cards contradict the box: for the referee only, since
-    the text names cards of the box (one query)."""
-    rows = (HandResult.objects.filter(table__round=round_, is_current=True)
-            .exclude(box_conflict="").order_by("table__number", "hand")
-            .values_list("table__number", "hand", "version", "box_conflict"))
-    return [BoxConflict(*row) for row in rows]

@@ -22,9 +22,9 @@ from tournament.pdf.base import paper
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
+from tournament.selectors.field import result_anomalies
 from tournament.selectors.penalties import match_penalties
 from tournament.selectors.results import (
-    box_conflicts,
     is_correction,
     pin_alerts,
     round_progress,
@@ -310,8 +310,11 @@ def round_progress_page(request, tournament, pk):
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
                                       "may_lift_pin_locks": referee,
-                                      # They name cards of the box: never for a scorer.
-                                      "box_conflicts": box_conflicts(round_) if referee else []})
+                                      # They name cards of the box and tell how boxes
+                                      # still in play went elsewhere: never for a scorer.
+                                      "anomalies": result_anomalies(
+                                          round_, tournament=tournament) if referee
+                                      else None})
 
 
 @staff_view(Perm.SIGN_OFF)

@@ -14,6 +14,7 @@ from tournament.pdf.base import paper
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
 from tournament.selectors.draw import round_plan
+from tournament.selectors.field import unbalanced_boxes
 from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
 from tournament.services import Actor, ServiceError
@@ -66,6 +67,8 @@ def _render_round(request, tournament, round_, **extra):
         "is_latest": not round_.stage.rounds.filter(number__gt=round_.number).exists(),
         # Every match and its state once play has started (official ones with the score).
         "progress": round_progress(round_) if played else [],
+        # Boxes that favoured one seat strongly: a hint for the chief referee.
+        "unbalanced": unbalanced_boxes(round_) if played else [],
         "open_matches": [match_label(m) for m in still_open],
         "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
         # The draw is public, but nobody outside the staff sees it yet.

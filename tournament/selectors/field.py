@@ -1,0 +1,496 @@
+"""Comparison with the field as the pages read it (issue 12, RULES.md §14).
+
+The figures are ``scoring.field`` (exact fractions); this module reads the current result
+of every table on each deal and says who held which cards (``scoring.seating``):
+
+- a box's **traveller**: every table's result on one deal, sorted, with the frequencies and
+  each seat's datum (``traveller``);
+- a round's **boxes**: each deal's summary and balance (``round_boxes``, ``unbalanced_boxes``);
+- **anomalies** for the referee: results far from the datum of their seat, and cards-mode
+  results that the box's cards make impossible (``result_anomalies``);
+- **players against the field** over a stage or the tournament (``field_standings``).
+
+Which results count in the field of a deal:
+
+- every table that played it, the reader's own included; a result belongs to the deal it
+  was played on (a reserve deal has its own field);
+- with one deal set per match the field of a deal is the two tables of the match;
+- a forfeited match has no hands; a table with a team withdrawn from the stage (a default
+  in a group stage, a disqualification: ``selectors.penalties.withdrawn_teams``) is still
+  listed on the traveller, marked, but left out of the datum, and its players' hands are
+  not compared;
+- results the reader may not see yet (``view``, with ``shows(table pk, hand)`` like
+  ``selectors.visibility.ResultView``) are left out altogether.
+
+Every function reads in a fixed number of queries, whatever the size of the field.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from scoring import seating
+from scoring.field import (
+    DEALER,
+    TRIM_FROM,
+    FieldLine,
+    TableResult,
+    Traveller,
+    against_the_field,
+    favoured_seat,
+    players_on_deal,
+    table_result,
+    traveller,
+)
+from scoring.rules import DEFAULT_RULES, DealScope
+from tournament.models import Deal, HandResult, Player, Round, RoundEntry, Stage, Team
+from tournament.selectors.penalties import withdrawn_teams
+
+CENT = Decimal("0.01")
+
+
+def two_places(value: Fraction | None) -> Decimal | None:
+    """An exact figure as the pages show it: two decimals, half up."""
+    if value is None:
+        return None
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One table's current result on a hand, as read for the comparison."""
+
+    result_id: int
+    table_id: int
+    table: int  # the round's table number
+    position: int  # the match's table 1 or 2
+    match_id: int
+    match_number: int
+    round_id: int
+    hand: int
+    deal_id: int | None
+    seat1_points: int
+    outcome: str
+    declarer_seat: int | None
+    declarer_deadwood: int | None
+    opponent_deadwood: int | None
+    false_knock_seat: int | None
+    explanation: str
+    provisional: bool  # its match is not signed off (yet, or again)
+    home_id: int
+    away_id: int
+    version: int
+    box_conflict: str
+
+    def result(self) -> TableResult:
+        return table_result(self.table, self.hand, self.seat1_points, self.outcome,
+                            self.declarer_seat, self.declarer_deadwood,
+                            self.opponent_deadwood, self.false_knock_seat)
+
+    def key(self, per_match: bool) -> Hashable:
+        """The deal it was played on; without deals made here, its set and hand."""
+        if self.deal_id is not None:
+            return self.deal_id
+        return ("set", self.round_id, self.match_number if per_match else 1, self.hand)
+
+    def involves(self, teams: set[int]) -> bool:
+        return self.home_id in teams or self.away_id in teams
+
+
+_FIELDS = ("pk", "table_id", "table__number", "table__position", "table__match_id",
+           "table__match__number", "table__round_id", "hand", "deal_id", "seat1_points",
+           "outcome", "declarer_seat", "declarer_deadwood", "opponent_deadwood",
+           "false_knock_seat", "explanation", "table__match__signed_off_at",
+           "table__match__home_id", "table__match__away_id", "version", "box_conflict")
+
+
+def _played(view=None, **where) -> list[Played]:
+    """Current results of matches decided by play (a forfeited one has no hands), one
+    query; ``view`` leaves out what the reader may not see yet."""
+    rows = (HandResult.objects.filter(is_current=True, table__match__forfeited_by__isnull=True,
+                                      **where)
+            .order_by("table__number", "hand").values_list(*_FIELDS))
+    played = []
+    for (pk, table_id, number, position, match_id, match_number, round_id, hand, deal_id,
+         seat1, outcome, declarer, declarer_dw, opponent_dw, false_knock, explanation,
+         signed_off, home, away, version, conflict) in rows:
+        if view is not None and not view.shows(table_id, hand):
+            continue
+        played.append(Played(pk, table_id, number, position, match_id, match_number,
+                             round_id, hand, deal_id, seat1, outcome, declarer, declarer_dw,
+                             opponent_dw, false_knock, explanation, signed_off is None, home,
+                             away, version, conflict))
+    return played
+
+
+def _per_match(round_: Round) -> bool:
+    return round_.rules.deal_scope == DealScope.MATCH
+
+
+# --- a box's traveller ------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    team: Team
+    player: Player
+
+
+@dataclass(frozen=True)
+class TravellerRow:
+    played: Played
+    result: TableResult
+    dealer: SeatHolder | None
+    non_dealer: SeatHolder | None
+    counted: bool  # False: a withdrawn team's table, left out of the field
+    versus: Fraction | None  # the dealer cards' points minus their datum
+
+    @property
+    def table(self) -> int:
+        return self.played.table
+
+    @property
+    def dealer_points(self) -> int:
+        return self.result.dealer_points
+
+    @property
+    def non_dealer_points(self) -> int:
+        return -self.result.dealer_points
+
+    @property
+    def versus_shown(self) -> Decimal | None:
+        return two_places(self.versus)
+
+
+@dataclass(frozen=True)
+class PointsBar:
+    points: int
+    tables: int
+    most: int  # the largest count of the traveller (the bars' scale)
+
+
+@dataclass(frozen=True)
+class BoxTraveller:
+    deal: Deal
+    rows: list[TravellerRow]  # the results shown, best for the dealer cards first
+    summary: Traveller  # of the counted rows: frequencies and each seat's datum
+    hidden: int  # results entered that the reader may not see yet
+    per_match: bool  # the field of a deal is the two tables of its match
+
+    @property
+    def left_out(self) -> int:
+        return sum(not row.counted for row in self.rows)
+
+    @property
+    def provisional(self) -> bool:
+        return any(row.played.provisional for row in self.rows)
+
+    @property
+    def dealer_datum(self) -> Decimal | None:
+        return two_places(self.summary.dealer_datum)
+
+    @property
+    def non_dealer_datum(self) -> Decimal | None:
+        return two_places(self.summary.non_dealer_datum)
+
+    @property
+    def trimmed(self) -> bool:
+        """From 8 tables the single highest and lowest result are left out of the datum."""
+        return self.summary.tables >= TRIM_FROM
+
+    @property
+    def outcomes(self) -> list[tuple[str, int]]:
+        """(outcome, tables) in the order of the page, the false knocks last."""
+        counts = self.summary.outcomes
+        return [(outcome, counts[outcome]) for outcome in
+                ("knock", "gin", "big_gin", "undercut", "draw")] + [
+            ("false_knock", self.summary.false_knocks)]
+
+    @property
+    def points(self) -> list[PointsBar]:
+        most = max(self.summary.points.values(), default=0)
+        return [PointsBar(points, tables, most)
+                for points, tables in self.summary.points.items()]
+
+
+def _lineups(round_ids: Iterable[int]) -> dict[int, dict[str, RoundEntry]]:
+    """match pk → side → its round entry with team and players (one query)."""
+    entries = (RoundEntry.objects.filter(round_id__in=list(round_ids), match__isnull=False)
+               .select_related("team", "first_player", "second_player"))
+    lineups: dict[int, dict[str, RoundEntry]] = defaultdict(dict)
+    for entry in entries:
+        lineups[entry.match_id][entry.side] = entry
+    return lineups
+
+
+def _holder(entries: dict[str, RoundEntry], position: int, seat: int) -> SeatHolder | None:
+    side, slot = seating.seat_holder(position, seat)
+    entry = entries.get(side)
+    if entry is None:
+        return None
+    return SeatHolder(entry.team, entry.first_player if slot == 1 else entry.second_player)
+
+
+def box_traveller(deal: Deal, *, view=None) -> BoxTraveller:
+    """Every table's current result on ``deal`` that the reader may see (four queries:
+    the results, the line-ups, the withdrawn teams; the deal's round is read with it)."""
+    round_ = deal.round
+    played = _played(view=None, deal=deal)
+    shown = [p for p in played if view is None or view.shows(p.table_id, p.hand)]
+    out = withdrawn_teams(round_.stage) if shown else set()
+    lineups = _lineups([round_.pk]) if shown else {}
+    counted = [p.result() for p in shown if not p.involves(out)]
+    summary = traveller(counted)
+    datum = summary.dealer_datum
+    rows = []
+    for p in shown:
+        entries = lineups.get(p.match_id, {})
+        dealing = seating.dealer_seat(p.hand)
+        result = p.result()
+        rows.append(TravellerRow(
+            played=p, result=result, dealer=_holder(entries, p.position, dealing),
+            non_dealer=_holder(entries, p.position, 3 - dealing), counted=not p.involves(out),
+            versus=None if datum is None else result.dealer_points - datum))
+    rows.sort(key=lambda row: (-row.dealer_points, row.table))
+    return BoxTraveller(deal=deal, rows=rows, summary=summary,
+                        hidden=len(played) - len(shown), per_match=_per_match(round_))
+
+
+# --- a round's boxes: the index and their balance ---------------------------------------------
+
+@dataclass(frozen=True)
+class BoxSummary:
+    deal: Deal
+    summary: Traveller
+    provisional: bool
+    favoured: str | None  # DEALER or NON_DEALER when the box favoured one seat strongly
+
+    @property
+    def balance(self) -> Decimal | None:
+        """The field's mean for the dealer cards (the non-dealer cards made the negative)."""
+        return two_places(self.summary.dealer_average)
+
+    @property
+    def dealer_datum(self) -> Decimal | None:
+        return two_places(self.summary.dealer_datum)
+
+
+def _boxes(deals: list[Deal], played: list[Played], out: set[int],
+           threshold: int) -> list[BoxSummary]:
+    by_deal: dict[int, list[Played]] = defaultdict(list)
+    for p in played:
+        if p.deal_id is not None and not p.involves(out):
+            by_deal[p.deal_id].append(p)
+    boxes = []
+    for deal in deals:
+        results = by_deal.get(deal.pk, [])
+        summary = traveller(p.result() for p in results)
+        boxes.append(BoxSummary(deal=deal, summary=summary,
+                                provisional=any(p.provisional for p in results),
+                                favoured=favoured_seat(summary.dealer_average, threshold)))
+    return boxes
+
+
+def round_boxes(round_: Round, *, view=None) -> list[BoxSummary]:
+    """Every deal of the round (replaced ones too, each with the tables that played it) with
+    the summary of the results the reader may see, and the seat it favoured by the
+    tournament's box balance threshold. Three queries."""
+    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    played = _played(view=view, table__round=round_) if deals else []
+    out = withdrawn_teams(round_.stage) if played else set()
+    return _boxes(deals, played, out, round_.stage.tournament.box_balance_threshold)
+
+
+def unbalanced_boxes(round_: Round) -> list[BoxSummary]:
+    """Boxes whose dealer cards averaged at least the tournament's box balance threshold
+    for or against (a hint for the chief referee, not a rule); staff only."""
+    return [box for box in round_boxes(round_) if box.favoured is not None]
+
+
+# --- anomalies for the referee ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FarResult:
+    played: Played
+    dealer_points: int
+    datum: Fraction  # of the dealer cards on the deal
+    tables: int  # tables in the deal's field
+
+    @property
+    def difference(self) -> Fraction:
+        return self.dealer_points - self.datum
+
+    @property
+    def difference_shown(self) -> Decimal:
+        return two_places(self.difference)
+
+    @property
+    def datum_shown(self) -> Decimal:
+        return two_places(self.datum)
+
+
+@dataclass(frozen=True)
+class Anomalies:
+    far: list[FarResult]  # results far from the datum of their seat
+    conflicts: list[Played]  # cards-mode results the box's cards make impossible
+    unbalanced: list[BoxSummary]  # boxes that favoured one seat strongly
+    threshold: int
+
+    def __bool__(self) -> bool:
+        return bool(self.far or self.conflicts or self.unbalanced)
+
+
+def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
+    """For referees and directors only (never a scorer: the texts name cards of the box,
+    and the field's results on a box still in play): every current result at least the
+    tournament's anomaly threshold from the datum of its seat on the same deal, every
+    result whose entered cards contradict the box, and the boxes that favoured one seat
+    (three queries; ``tournament`` is the round's, when the caller has it)."""
+    tournament = tournament or round_.stage.tournament
+    threshold = tournament.anomaly_threshold
+    played = _played(table__round=round_)
+    out = withdrawn_teams(round_.stage) if played else set()
+    deals = list(round_.deals.order_by("deal_set", "hand", "reserve")) if played else []
+    per_match = _per_match(round_)
+    fields: dict[Hashable, list[Played]] = defaultdict(list)
+    for p in played:
+        if not p.involves(out):
+            fields[p.key(per_match)].append(p)
+    far = []
+    for results in fields.values():
+        summary = traveller(p.result() for p in results)
+        for p in results:
+            points = p.result().dealer_points
+            if abs(points - summary.dealer_datum) >= threshold:
+                far.append(FarResult(p, points, summary.dealer_datum, len(results)))
+    far.sort(key=lambda f: (f.played.table, f.played.hand))
+    conflicts = [p for p in played if p.box_conflict]
+    unbalanced = [box for box in _boxes(deals, played, out, tournament.box_balance_threshold)
+                  if box.favoured is not None]
+    return Anomalies(far=far, conflicts=conflicts, unbalanced=unbalanced, threshold=threshold)
+
+
+# --- players against the field ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FieldRow:
+    rank: int
+    player: Player
+    team: Team
+    line: FieldLine
+    points: int  # the raw points of the same hands
+    dealer_points: int
+    non_dealer_points: int
+    provisional: bool
+
+    @property
+    def against_field(self) -> Decimal:
+        return two_places(self.line.against_field)
+
+    @property
+    def per_hand(self) -> Decimal:
+        return two_places(self.line.per_hand)
+
+    @property
+    def points_per_hand(self) -> Decimal:
+        return two_places(Fraction(self.points, self.line.hands))
+
+    @property
+    def dealer_against_field(self) -> Decimal:
+        return two_places(self.line.dealer_against_field)
+
+    @property
+    def non_dealer_against_field(self) -> Decimal:
+        return two_places(self.line.non_dealer_against_field)
+
+
+@dataclass(frozen=True)
+class FieldStandings:
+    stage: Stage | None
+    rows: list[FieldRow]
+    minimum_hands: int
+    players: int  # players with a compared hand, before the minimum
+    rounds: list[Round]  # the rounds whose hands count
+    per_match_rounds: list[Round]  # rounds played with one deal set per match
+    left_out_teams: list[Team]  # withdrawn teams whose tables are left out
+    closed_only: bool
+    official_only: bool
+
+    @property
+    def provisional(self) -> bool:
+        return any(row.provisional for row in self.rows)
+
+    @property
+    def unranked(self) -> int:
+        return self.players - len(self.rows)
+
+
+def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool = False,
+                    official_only: bool = False,
+                    shows: Callable[[int, int, int], bool] | None = None) -> FieldStandings:
+    """Each player's hands of ``stage`` (every stage when None) against the field, ranked
+    per hand with the minimum of hands of the latest round's rules (``field_minimum_hands``),
+    with the raw points of the same hands. ``closed_only``: rounds that are closed (a
+    scorer); ``official_only``: hands of signed-off matches only; ``shows(round id, table
+    id, hand)`` leaves out the results it refuses, from the field too (the public's view).
+    At most four queries and one more per stage."""
+    where = {"stage": stage} if stage is not None else {"stage__tournament": tournament}
+    statuses = [Round.Status.CLOSED] if closed_only else [Round.Status.IN_PLAY,
+                                                          Round.Status.CLOSED]
+    rounds = list(Round.objects.filter(status__in=statuses, **where).select_related("stage")
+                  .order_by("stage__order", "number"))
+    minimum = rounds[-1].rules.field_minimum_hands if rounds else \
+        DEFAULT_RULES.field_minimum_hands
+    round_of = {r.pk: r for r in rounds}
+    played = _played(table__round_id__in=list(round_of)) if rounds else []
+    if shows is not None:
+        played = [p for p in played if shows(p.round_id, p.table_id, p.hand)]
+    if official_only:
+        played = [p for p in played if not p.provisional]
+    stages = {r.stage_id: r.stage for r in rounds}
+    out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()} if played else {}
+    lineups = _lineups(round_of) if played else {}
+    deals: dict[Hashable, list[TableResult]] = defaultdict(list)
+    hands = []
+    raw: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # points, dealer, non-dealer
+    provisional: set[int] = set()
+    left_out: set[int] = set()
+    for p in played:
+        round_ = round_of[p.round_id]
+        out = out_by_stage[round_.stage_id]
+        if p.involves(out):
+            left_out |= {p.home_id, p.away_id} & out
+            continue
+        entries = lineups.get(p.match_id, {})
+        if len(entries) != 2:
+            continue  # a match without both line-ups (never written so by the draw)
+        key = p.key(_per_match(round_))
+        deals[key].append(p.result())
+        sides = {side: (entry.first_player_id, entry.second_player_id)
+                 for side, entry in entries.items()}
+        for hand in players_on_deal(p.position, p.hand, p.seat1_points, key, sides):
+            hands.append(hand)
+            line = raw[hand.player]
+            line[0] += hand.points
+            line[1 if hand.seat == DEALER else 2] += hand.points
+            if p.provisional:
+                provisional.add(hand.player)
+    lines = against_the_field(hands, deals, minimum_hands=minimum)
+    players = {player.pk: player for player in
+               Player.objects.filter(team__tournament=tournament).select_related("team")}
+    rows = [FieldRow(rank=line.rank, player=players[line.player],
+                     team=players[line.player].team, line=line, points=raw[line.player][0],
+                     dealer_points=raw[line.player][1], non_dealer_points=raw[line.player][2],
+                     provisional=line.player in provisional) for line in lines]
+    rows.sort(key=lambda row: (row.rank, row.team.code, row.player.number))
+    teams = {e.team_id: e.team for entries in lineups.values() for e in entries.values()}
+    return FieldStandings(
+        stage=stage, rows=rows, minimum_hands=minimum, players=len(raw), rounds=rounds,
+        per_match_rounds=[r for r in rounds if _per_match(r)],
+        left_out_teams=sorted((teams[pk] for pk in left_out if pk in teams),
+                              key=lambda team: team.code),
+        closed_only=closed_only, official_only=official_only)
