@@ -59,6 +59,7 @@ director_patterns = [
     path("<slug:slug>/stages/<int:pk>/generate/", stages.round_generate,
          name="round_generate"),
     path("<slug:slug>/standings/", standings.overall_standings, name="standings"),
+    path("<slug:slug>/standings/check/", standings.standings_check, name="standings_check"),
     path("<slug:slug>/stages/<int:pk>/standings/", standings.stage_standings,
          name="stage_standings"),
     path("<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/",

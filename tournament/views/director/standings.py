@@ -5,12 +5,18 @@ Every member of staff may see them (they show no cards). Provisional results (a 
 signed off yet, or being corrected) may tell a scorer another table's result on a box still
 being played, so referees and directors see them, marked, and scorers the official results
 only (docs/results.md).
+
+The integrity check (``standings_check``, a button on these pages for referees and
+directors) recomputes every result row from the hand results and penalties and lists any
+difference with the stored rows (``selectors.integrity``; recorded in the audit log).
 """
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from scoring.standings import TIEBREAKS
 from tournament.pdf.base import paper
@@ -23,6 +29,8 @@ from tournament.selectors.standings import (
     read_stage,
     tables_of,
 )
+from tournament.services import Actor
+from tournament.services.integrity import run_standings_check
 from tournament.tables import SpreadsheetExport, StandingsTable, standings_rows
 from tournament.views.access import staff_view
 
@@ -139,3 +147,14 @@ def _pdf(request, tournament, tables: list[StageStandings], title: str, official
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
     return response
+
+
+@staff_view(Perm.SIGN_OFF)
+@require_POST
+def standings_check(request, tournament):
+    """Recompute every result row of the tournament from the hand results and penalties
+    and show each difference with what is stored (there should be none)."""
+    report = run_standings_check(Actor.from_request(request), tournament)
+    return render(request, "director/standings_check.html", {
+        "tournament": tournament, "report": report, "checked_at": timezone.now(),
+    })
