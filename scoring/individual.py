@@ -94,34 +94,89 @@ def individual_standings(hands: Iterable[PlayerHand], *, minimum_hands: int = 0,
     given). A line is provisional when one of its hands is."""
     lines: dict[PlayerId, PlayerLine] = {}
     for hand in hands:
-        line = lines.get(hand.player)
-        if line is None:
-            line = lines[hand.player] = PlayerLine(hand.player)
-        points, outcome = hand.points, hand.outcome
-        line.hands += 1
-        line.points += points
-        side = line.as_dealer if hand.dealer else line.as_non_dealer
-        side.hands += 1
-        side.points += points
-        if hand.false_knock:
-            line.false_knocks += 1
-        if hand.provisional:
-            line.provisional = True
-        if outcome == "draw":
-            line.draws += 1
-        elif hand.declared:
-            if outcome == "knock":
-                line.knocks += 1
-            elif outcome == "gin":
-                line.gins += 1
-            elif outcome == "big_gin":
-                line.big_gins += 1
+        _count(lines, hand.player, 1, hand.points, hand.dealer, hand.outcome, hand.declared,
+               hand.false_knock, hand.provisional)
+    return rank_lines(lines.values(), minimum_hands=minimum_hands)
+
+
+def table_lines(hands: Iterable[tuple], lineups: Mapping[Hashable, Mapping[str, Sequence[
+        PlayerId]]]) -> dict[PlayerId, PlayerLine]:
+    """Every player's line (not ranked yet: ``rank_lines``) from hands as a match's table
+    stores them: each hand is (match, table position, hand number, seat 1's points, seat 2's
+    points, outcome, declarer's seat, false knocker's seat, provisional), and
+    ``lineups[match]`` each side's (first player, second player). The same lines as
+    ``individual_standings`` of ``table_hands`` of each hand, made without a ``PlayerHand``
+    per player and hand: hands alike for a player (dealer or not, outcome, declared, false
+    knock, provisional) are counted together first. A 512-team event has 122,880 of them.
+    Lines keep the order of each player's first hand."""
+    alike: dict[tuple, list[int]] = {}
+    seats: dict[tuple, tuple[PlayerId, PlayerId]] = {}
+    for match, position, number, one, two, outcome, declarer, false_knock, provisional \
+            in hands:
+        players = seats.get((match, position))
+        if players is None:
+            players = seats[match, position] = (
+                player_in_seat(position, 1, lineups[match]),
+                player_in_seat(position, 2, lineups[match]))
+        # dealer_seat(number), without a call per hand (it refuses a hand below 1).
+        dealing = dealer_seat(number) if number < 1 else 2 - number % 2
+        for seat, player, points in ((1, players[0], one), (2, players[1], two)):
+            key = (player, dealing == seat, outcome, declarer == seat, false_knock == seat,
+                   provisional)
+            count = alike.get(key)
+            if count is None:
+                alike[key] = [1, points]
             else:
-                line.undercuts_suffered += 1
-        elif outcome == "undercut":
-            line.undercuts_won += 1
-    ranked = sorted((line for line in lines.values() if line.hands >= minimum_hands),
-                    key=_order)
+                count[0] += 1
+                count[1] += points
+    lines: dict[PlayerId, PlayerLine] = {}
+    for (player, dealer, outcome, declared, false_knocked, provisional), (hands_, points) \
+            in alike.items():
+        if outcome not in _OUTCOMES:
+            raise RuleError(f"unknown outcome {outcome!r}; expected one of "
+                            + ", ".join(OUTCOMES))
+        if outcome == "draw" and declared:
+            raise RuleError("nobody declares in a draw")
+        _count(lines, player, hands_, points, dealer, outcome, declared, false_knocked,
+               provisional)
+    return lines
+
+
+def _count(lines: dict[PlayerId, PlayerLine], player: PlayerId, hands: int, points: int,
+           dealer: bool, outcome: str, declared: bool, false_knock: bool,
+           provisional: bool) -> None:
+    """Count ``hands`` hands alike, worth ``points`` in all, into the player's line."""
+    line = lines.get(player)
+    if line is None:
+        line = lines[player] = PlayerLine(player)
+    line.hands += hands
+    line.points += points
+    side = line.as_dealer if dealer else line.as_non_dealer
+    side.hands += hands
+    side.points += points
+    if false_knock:
+        line.false_knocks += hands
+    if provisional:
+        line.provisional = True
+    if outcome == "draw":
+        line.draws += hands
+    elif declared:
+        if outcome == "knock":
+            line.knocks += hands
+        elif outcome == "gin":
+            line.gins += hands
+        elif outcome == "big_gin":
+            line.big_gins += hands
+        else:
+            line.undercuts_suffered += hands
+    elif outcome == "undercut":
+        line.undercuts_won += hands
+
+
+def rank_lines(lines: Iterable[PlayerLine], *, minimum_hands: int = 0) -> list[PlayerLine]:
+    """The lines of players with at least ``minimum_hands`` hands, by total points, then
+    points per hand; players level on both share a rank and keep their order."""
+    ranked = sorted((line for line in lines if line.hands >= minimum_hands), key=_order)
     previous = None
     for position, line in enumerate(ranked, 1):
         key = _order(line)

@@ -1,9 +1,9 @@
 """Individual standings as the staff pages read them (issue 11, item 7; RULES.md §12).
 
 The counting is ``scoring.individual``; this module reads the current version of every
-hand of a stage (or of the whole tournament) with the round's line-ups, and turns each into
-the two players' ``PlayerHand`` through ``scoring.individual.table_hands`` (who sits in
-which seat and who holds the dealer's cards come from ``scoring.seating``).
+hand of a stage (or of the whole tournament) with the round's line-ups, and hands them to
+``scoring.individual.table_lines``, which gives each hand to the two players in its seats
+(who sits in which seat and who holds the dealer's cards come from ``scoring.seating``).
 
 Which hands count, like the team standings (``selectors.standings``):
 
@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Exists, OuterRef
+from django.db.models import ExpressionWrapper, IntegerField, Q
 
-from scoring.individual import PlayerLine, individual_standings, table_hands
+from scoring.individual import PlayerLine, rank_lines, table_lines
 from tournament.models import HandResult, Player, RoundEntry, Stage, Team, TeamResult, Tournament
 
 CENT = Decimal("0.01")
@@ -68,11 +68,16 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
     leaves out the hands it refuses (the public's view, ``selectors.visibility``)."""
     where = {"round__stage": stage} if stage is not None else {
         "round__stage__tournament": tournament}
-    void = TeamResult.objects.filter(match=OuterRef("table__match"), void=True)
+    # Matches with a void row, read once (a subquery per hand would be read per hand).
+    void = TeamResult.objects.filter(void=True, match__isnull=False, **where).values("match_id")
     hands = (HandResult.objects
              .filter(is_current=True, table__match__forfeited_by__isnull=True,
                      **{f"table__{key}": value for key, value in where.items()})
-             .exclude(Exists(void)))
+             .exclude(table__match_id__in=void)
+             # 1 or 0 (true or false on PostgreSQL): no conversion per hand on SQLite.
+             .annotate(official=ExpressionWrapper(Q(table__match__signed_off_at__isnull=False),
+                                                  output_field=IntegerField()))
+             .order_by())
     if official_only:
         hands = hands.filter(table__match__signed_off_at__isnull=False)
     lineups: dict[int, dict[str, tuple[int, int]]] = {}
@@ -80,21 +85,26 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
                                        .values_list("match_id", "side", "first_player_id",
                                                     "second_player_id")):
         lineups.setdefault(match, {})[side] = (first, second)
-    player_hands = []
-    for (position, hand, seat1, seat2, outcome, declarer, false_knock, match,
-         signed_off, round_id, table_id) in hands.order_by(
-            "table__match_id", "table__position", "hand").values_list(
-            "table__position", "hand", "seat1_points", "seat2_points", "outcome",
-            "declarer_seat", "false_knock_seat", "table__match_id",
-            "table__match__signed_off_at", "table__round_id", "table_id"):
-        if shows is not None and not shows(round_id, table_id, hand):
-            continue
-        sides = lineups.get(match)
-        if sides is None or len(sides) != 2:
-            continue  # a match without both line-ups (never written so by the draw)
-        player_hands += table_hands(position, hand, (seat1, seat2), outcome, declarer,
-                                    false_knock, sides, provisional=signed_off is None)
-    lines = individual_standings(player_hands, minimum_hands=minimum_hands)
+    columns = ["table__match_id", "table__position", "hand", "seat1_points", "seat2_points",
+               "outcome", "declarer_seat", "false_knock_seat", "official"]
+
+    def counted():
+        if shows is None:
+            rows = hands.values_list(*columns)
+        else:
+            rows = (row[:-2] for row in hands.values_list(*columns, "table__round_id",
+                                                          "table_id")
+                    if shows(row[-2], row[-1], row[2]))
+        for match, position, hand, one, two, outcome, declarer, false_knock, official \
+                in rows:
+            sides = lineups.get(match)
+            if sides is None or len(sides) != 2:
+                continue  # a match without both line-ups (never written so by the draw)
+            yield (match, position, hand, one, two, outcome, declarer, false_knock,
+                   not official)
+
+    everyone = table_lines(counted(), lineups)
+    lines = rank_lines(everyone.values(), minimum_hands=minimum_hands)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
     rows = [IndividualRow(line.rank, players[line.player], players[line.player].team, line)
@@ -103,4 +113,4 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
     rows.sort(key=lambda row: (row.rank, row.team.code, row.player.number))
     return IndividualStandings(tournament=tournament, stage=stage, rows=rows,
                                official_only=official_only, minimum_hands=minimum_hands,
-                               players=len({hand.player for hand in player_hands}))
+                               players=len(everyone))

@@ -158,35 +158,41 @@ def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
     code = {entry.team_id: entry.team.code for entry in entries}
     rounds = list(stage.rounds.order_by("number"))
     number_of = {r.pk: r.number for r in rounds}
-    rows = (TeamResult.objects.filter(round__stage=stage, void=False)
+    # No ordering: the model's (by stage, round and team name) would join two more tables
+    # and sort every row, and nothing here depends on the order.
+    rows = (TeamResult.objects.filter(round__stage=stage, void=False).order_by()
             .values_list("round_id", "team_id", "match_id", "match__home_id",
                          "match__forfeited_by_id", "outcome", "small_points",
                          "match_points", "gins", "provisional"))
-    pairs: dict[int, dict[str, tuple]] = {}
     byes: list[ByeRecord] = []
+    matches: list[MatchRecord] = []
+    halves: dict[int, tuple] = {}  # a match's first row read, until its other row comes
+    bye = TeamResult.Outcome.BYE.value
     for round_id, team, match, home, forfeited_by, outcome, small, points, gins, provisional \
             in rows:
         if team not in code:
             continue  # not entered in the stage (never written by the services)
-        if outcome == TeamResult.Outcome.BYE:
+        if outcome == bye:
             byes.append(ByeRecord(number_of[round_id], code[team], points, small))
             continue
         if official_only and provisional:
             continue
-        side = HOME if team == home else AWAY
-        pairs.setdefault(match, {})[side] = (number_of[round_id], team, small, points, gins,
-                                             provisional, forfeited_by)
-    matches = []
-    for sides in pairs.values():
-        if len(sides) != 2 or sides[HOME][1] not in code or sides[AWAY][1] not in code:
-            continue  # half a match (never written so): not a result
-        round_, home, home_small, home_mp, home_gins, home_prov, forfeited = sides[HOME]
-        _r, away, away_small, away_mp, away_gins, away_prov, _f = sides[AWAY]
-        forfeited_by = None if forfeited is None else HOME if forfeited == home else AWAY
-        matches.append(MatchRecord(round_, code[home], code[away], home_small, away_small,
-                                   home_mp, away_mp, forfeited_by=forfeited_by,
-                                   home_gins=home_gins, away_gins=away_gins,
-                                   provisional=home_prov or away_prov))
+        row = (team, small, points, gins, provisional)
+        other = halves.pop(match, None)
+        if other is None:
+            halves[match] = row
+            continue
+        if (team == home) == (other[0] == home):
+            continue  # two rows of one side (never written so): not a result
+        (_h, home_small, home_mp, home_gins, home_prov), \
+            (away, away_small, away_mp, away_gins, away_prov) = \
+            (row, other) if team == home else (other, row)
+        matches.append(MatchRecord(
+            number_of[round_id], code[home], code[away], home_small, away_small, home_mp,
+            away_mp, forfeited_by=None if forfeited_by is None else
+            HOME if forfeited_by == home else AWAY, home_gins=home_gins, away_gins=away_gins,
+            provisional=bool(home_prov or away_prov)))
+    # A match with one row only (half a match, never written so) is not a result.
     penalties = [PenaltyRecord(code[p.team_id], p.kind, p.amount, p.round.number)
                  for p in point_penalties(stage) if p.team_id in code]
     # A withdrawal clears results only in a group stage (RULES.md §10); the result rows
