@@ -23,6 +23,7 @@ from tournament.views.director import (
 public_patterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
+    path("t/<slug:slug>/rounds/", public.round_list, name="rounds"),
     path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),
     path("t/<slug:slug>/rounds/<int:pk>/hands/", public.hand_records, name="hand_records"),
     path("t/<slug:slug>/rounds/<int:pk>/boxes/", travellers.box_index, name="travellers"),
@@ -30,6 +31,19 @@ public_patterns = [
          name="traveller"),
     path("t/<slug:slug>/field/", travellers.field_page, name="field"),
     path("t/<slug:slug>/stages/<int:pk>/field/", travellers.field_page, name="stage_field"),
+    path("t/<slug:slug>/matches/<int:pk>/", public.match_page, name="match"),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/stages/<int:pk>/standings/", public.stage_standings,
+         name="stage_standings"),
+    path("t/<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/",
+         public.stage_standings, name="group_standings"),
+    path("t/<slug:slug>/individual/", public.individual_standings, name="individual"),
+    path("t/<slug:slug>/stages/<int:pk>/individual/", public.individual_standings,
+         name="stage_individual"),
+    path("t/<slug:slug>/teams/", public.team_list, name="teams"),
+    path("t/<slug:slug>/teams/<int:pk>/", public.team_page, name="team"),
+    path("t/<slug:slug>/players/<int:pk>/", public.player_page, name="player"),
+    path("t/<slug:slug>/penalties/", public.penalties, name="penalties"),
     path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
 ]
 

@@ -1,0 +1,431 @@
+"""What the public pages read (issue 12): results, standings, teams and players, each
+shown only as far as the public's view of its round allows (``selectors.visibility``,
+``public_views``: the one rule; nothing here decides what is hidden).
+
+Every function reads in a fixed number of queries, whatever the size of the event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, QuerySet
+
+from scoring import seating
+from scoring.rules import DealScope
+from scoring.seating import Side
+from tournament.models import (
+    Deal,
+    HandResult,
+    Match,
+    Player,
+    Round,
+    RoundEntry,
+    Stage,
+    Table,
+    Team,
+    TeamResult,
+    Tournament,
+)
+from tournament.selectors.draw import MatchPlan, SeatPlan, TablePlan, match_plan
+from tournament.selectors.individual import IndividualRow, IndividualStandings, individual
+from tournament.selectors.standings import (
+    StageData,
+    StageStandings,
+    groups_of,
+    last_stage_played,
+    read_stage,
+    tables_of,
+)
+from tournament.selectors.visibility import PublicViews, ResultView, public_views
+
+
+def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
+    """Every public round of the tournament (drafts stay with the directors), in order, and
+    the public's view of each (at most three queries)."""
+    rounds = list(Round.objects.filter(stage__tournament=tournament)
+                  .exclude(status=Round.Status.DRAFT).select_related("stage")
+                  .order_by("stage__order", "number"))
+    return rounds, public_views(rounds, tournament=tournament)
+
+
+def current_round(rounds: list[Round]) -> Round | None:
+    """The round being played, else the next one published, else the last one closed."""
+    for status in (Round.Status.IN_PLAY, Round.Status.PUBLISHED):
+        started = [r for r in rounds if r.status == status]
+        if started:
+            return started[-1]
+    return rounds[-1] if rounds else None
+
+
+def last_closed(rounds: list[Round]) -> Round | None:
+    closed = [r for r in rounds if r.status == Round.Status.CLOSED]
+    return closed[-1] if closed else None
+
+
+# A match's line: its state, and its score when the public may see it --------------------
+
+class State:
+    WAITING = "waiting"  # no hand entered yet
+    PLAYING = "playing"
+    COMPLETE = "complete"  # every hand entered, not signed off yet
+    OFFICIAL = "official"
+    CORRECTING = "correcting"  # a closed round's match being corrected
+    FORFEITED = "forfeited"
+    VOID = "void"  # a team withdrawn from a group stage: the result is cleared
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    match: Match
+    state: str
+    entered: int  # results entered, both tables together
+    to_enter: int  # hands × 2
+    shown: bool  # whether the public may see the score
+    home_total: int | None = None
+    away_total: int | None = None
+    home_points: int | None = None  # match points
+    away_points: int | None = None
+    provisional: bool = False
+
+    @property
+    def has_score(self) -> bool:
+        return self.shown and self.home_total is not None
+
+    @property
+    def forfeited_by(self) -> Team | None:
+        match = self.match
+        return {match.home_id: match.home, match.away_id: match.away}.get(
+            match.forfeited_by_id)
+
+    @property
+    def winner(self) -> str:
+        if not self.has_score or self.home_total == self.away_total:
+            return ""
+        return Side.HOME if self.home_points > self.away_points else Side.AWAY
+
+
+def match_lines(matches: QuerySet[Match], views: PublicViews) -> list[MatchLine]:
+    """Each match with its state and, where the public's view of its round allows (and the
+    tournament's results are public), its totals and match points from the stored result
+    rows, which the standings read too (three queries)."""
+    matches = list(matches.select_related("round__stage__tournament", "home", "away", "group")
+                   .order_by("round__stage__order", "round__number", "number"))
+    ids = [m.pk for m in matches]
+    rows: dict[int, dict[int, tuple]] = {}
+    for match_id, team_id, small, points, provisional, void in (
+            TeamResult.objects.filter(match_id__in=ids).values_list(
+                "match_id", "team_id", "small_points", "match_points", "provisional",
+                "void")):
+        rows.setdefault(match_id, {})[team_id] = (small, points, provisional, void)
+    entered = dict(HandResult.objects.filter(table__match_id__in=ids, is_current=True)
+                   .values("table__match_id").annotate(n=Count("id"))
+                   .values_list("table__match_id", "n"))
+    lines = []
+    for match in matches:
+        view = views.of(match.round_id)
+        sides = rows.get(match.pk, {})
+        home, away = sides.get(match.home_id), sides.get(match.away_id)
+        void = any(row[3] for row in sides.values())
+        count = entered.get(match.pk, 0)
+        to_enter = seating.TABLES_PER_MATCH * match.hands
+        if match.forfeited_by_id is not None:
+            state = State.FORFEITED
+        elif void:
+            state = State.VOID
+        elif match.signed_off_at is not None:
+            state = State.OFFICIAL
+        elif match.round.status == Round.Status.CLOSED:
+            state = State.CORRECTING
+        elif count == 0:
+            state = State.WAITING
+        elif count >= to_enter:
+            state = State.COMPLETE
+        else:
+            state = State.PLAYING
+        # The tournament's switch for public results hides every score (not the state).
+        shown = match.round.stage.tournament.public_results and view.shows_match(match.pk)
+        line = MatchLine(match=match, state=state, entered=count, to_enter=to_enter,
+                         shown=shown)
+        if shown and home is not None and away is not None and not void:
+            line = dataclasses.replace(
+                line, home_total=home[0], away_total=away[0], home_points=home[1],
+                away_points=away[1], provisional=home[2] or away[2] or view.provisional)
+        lines.append(line)
+    return lines
+
+
+# The match page: both tables hand by hand ------------------------------------------------
+
+@dataclass(frozen=True)
+class TableHand:
+    """One table's hand of the match, as the public sees it."""
+
+    table: TablePlan
+    dealer: SeatPlan  # who held the box's dealer cards
+    entered: bool
+    result: HandResult | None  # None: not entered, or not for the public's eyes yet
+    approved: bool = False
+    deal_id: int | None = None  # the box played (or to be played) here: its traveller
+
+    @property
+    def hidden(self) -> bool:
+        return self.entered and self.result is None
+
+    @property
+    def home_points(self) -> int | None:
+        if self.result is None:
+            return None
+        return self.result.points(seating.seat_of(self.table.position, Side.HOME))
+
+
+@dataclass(frozen=True)
+class HandLine:
+    hand: int
+    tables: tuple[TableHand, TableHand]
+
+    @property
+    def swing(self) -> int | None:
+        """The home team's net over both tables (the same cards from both sides); None
+        until both results may be shown."""
+        points = [t.home_points for t in self.tables]
+        return None if None in points else sum(points)
+
+    @property
+    def provisional(self) -> bool:
+        return any(t.result is not None and not t.approved for t in self.tables)
+
+
+@dataclass(frozen=True)
+class MatchSheet:
+    plan: MatchPlan
+    hands: list[HandLine]
+    view: ResultView
+
+    @property
+    def hides_some(self) -> bool:
+        return any(t.hidden for line in self.hands for t in line.tables)
+
+    @property
+    def totals(self) -> tuple[int, int] | None:
+        """(home, away) of the hands shown, when every entered hand is shown."""
+        if self.hides_some:
+            return None
+        home = sum(t.home_points for line in self.hands for t in line.tables
+                   if t.home_points is not None)
+        return home, -home
+
+
+def match_sheet(match: Match, view: ResultView) -> MatchSheet:
+    """The match's two tables side by side, hand by hand (six queries)."""
+    plan = match_plan(match)
+    results = {(r.table_id, r.hand): r for r in
+               HandResult.objects.filter(table__match=match, is_current=True)
+               .annotate(seats=Count("approvals"))}
+    deal_set = match.number if match.round.rules.deal_scope == DealScope.MATCH else 1
+    deals = dict(Deal.objects.filter(round_id=match.round_id, deal_set=deal_set,
+                                     is_current=True).values_list("hand", "pk"))
+    lines = []
+    for hand in range(1, match.hands + 1):
+        tables = []
+        for table in plan.tables:
+            result = results.get((table.table.pk, hand))
+            shown = result is not None and view.shows(table.table.pk, hand)
+            tables.append(TableHand(table=table, dealer=table.dealer(hand),
+                                    entered=result is not None,
+                                    result=result if shown else None,
+                                    approved=shown and result.seats >= 2,
+                                    deal_id=result.deal_id if result is not None
+                                    else deals.get(hand)))
+        lines.append(HandLine(hand=hand, tables=tuple(tables)))
+    return MatchSheet(plan=plan, hands=lines, view=view)
+
+
+# Standings ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PublicStandings:
+    """A stage's tables as the public sees them."""
+
+    stage: Stage
+    data: StageData
+    tables: list[StageStandings]
+    rounds: list[int]  # the rounds counted, the "after round N" choices
+    after: int | None  # asked for; None: every round counted
+    in_play: Round | None = None  # a round in play of the stage
+    counted_in_play: int = 0  # its matches counted
+    matches_in_play: int = 0
+    live: bool = False  # the round in play counts with every result as entered
+
+    @property
+    def provisional(self) -> bool:
+        return any(t.provisional for t in self.tables)
+
+    @property
+    def last_round(self) -> int | None:
+        """The round the table is after."""
+        if self.after is not None:
+            return self.after
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def partly(self) -> bool:
+        """The table counts some matches of the round in play, not all of them yet."""
+        return (self.after is None and self.in_play is not None and not self.live
+                and self.counted_in_play > 0)
+
+
+def public_standings(stage: Stage, views: PublicViews, *, group=None,
+                     after: int | None = None) -> PublicStandings:
+    """The stage's standings by the public's view: closed rounds always; a round in play
+    not at all while its results are kept back, its forfeits and the signed-off matches
+    whose every box is finished everywhere under "finished boxes" (with its byes and
+    penalties), everything (provisional rows marked) under "live". Eight queries at
+    most."""
+    data = read_stage(stage)
+    rounds = [r for r in data.rounds if r.status in (Round.Status.IN_PLAY,
+                                                     Round.Status.CLOSED)]
+    in_play = next((r for r in rounds if r.status == Round.Status.IN_PLAY), None)
+    counted = [r.number for r in rounds]
+    extra = {}
+    if in_play is not None:
+        view = views.of(in_play.pk)
+        if view.everything:
+            extra = {"live": True}
+        else:
+            decided = list(Match.objects.filter(round=in_play).values_list(
+                "pk", "home__code", "away__code", "signed_off_at", "forfeited_by_id"))
+            keep = {(home, away) for pk, home, away, signed_off, forfeited in decided
+                    if (signed_off is not None or forfeited is not None)
+                    and view.shows_match(pk)}
+            if keep:
+                data = dataclasses.replace(data, matches=[
+                    m for m in data.matches
+                    if m.round != in_play.number or (m.home, m.away) in keep])
+            else:
+                # Nothing of the round shows: it does not count at all (byes and penalties
+                # included), so that the table is exactly "after" the round before.
+                counted = [n for n in counted if n != in_play.number]
+            extra = {"counted_in_play": len(keep), "matches_in_play": len(decided)}
+    if after not in counted or after == (counted[-1] if counted else None):
+        after = None
+    cap = after if after is not None else (counted[-1] if counted else 0)
+    tables = tables_of(data, group=group, after_round=cap)
+    return PublicStandings(stage=stage, data=data, tables=tables, rounds=counted,
+                           after=after, in_play=in_play, **extra)
+
+
+def leaders(tournament: Tournament, views: PublicViews, *, top: int = 3
+            ) -> PublicStandings | None:
+    """The top of the current standings (the last stage played)."""
+    stage = last_stage_played(tournament)
+    if stage is None:
+        return None
+    stage.tournament = tournament
+    standings = public_standings(stage, views)
+    tables = [dataclasses.replace(t, lines=t.lines[:top]) for t in standings.tables]
+    return dataclasses.replace(standings, tables=tables)
+
+
+def stage_groups(standings: PublicStandings):
+    return groups_of(standings.data) if standings.stage.kind == Stage.Kind.GROUPS else []
+
+
+# Players and teams ------------------------------------------------------------------------
+
+def public_individual(tournament: Tournament, views: PublicViews, *, stage=None,
+                      minimum_hands: int = 0) -> IndividualStandings:
+    """The individual standings over the hands the public may see (three queries)."""
+    return individual(tournament, stage=stage, minimum_hands=minimum_hands,
+                      shows=views.shows)
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One hand a player played, as the public sees it."""
+
+    hand: int
+    dealer: bool  # the player held the box's dealer cards
+    entered: bool
+    result: HandResult | None
+    points: int | None  # the player's
+
+    @property
+    def hidden(self) -> bool:
+        return self.entered and self.result is None
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A match a player played in: where he sat and his hands."""
+
+    entry: RoundEntry
+    line: MatchLine
+    table: Table | None
+    seat: int
+    opponent: Player | None
+    hands: list[PlayedHand] = field(default_factory=list)
+
+    @property
+    def points(self) -> int | None:
+        """The player's points over the hands shown, when every entered hand is shown and
+        there is one."""
+        if any(h.hidden for h in self.hands) or not any(h.result for h in self.hands):
+            return None
+        return sum(h.points for h in self.hands if h.points is not None)
+
+
+def player_matches(player: Player, views: PublicViews) -> list[PlayerMatch]:
+    """Every match the player was in the line-up of, with his hands (six queries)."""
+    entries = list(RoundEntry.objects.filter(Q(first_player=player) | Q(second_player=player),
+                                             match__isnull=False)
+                   .select_related("first_player", "second_player"))
+    match_ids = [e.match_id for e in entries]
+    lines = {line.match.pk: line for line in
+             match_lines(Match.objects.filter(pk__in=match_ids), views)}
+    tables = {(t.match_id, t.position): t for t in Table.objects.filter(match_id__in=match_ids)}
+    others = {(e.match_id, e.side): e for e in RoundEntry.objects.filter(
+        match_id__in=match_ids).select_related("first_player", "second_player")}
+    results = {(r.table_id, r.hand): r for r in HandResult.objects.filter(
+        table__match_id__in=match_ids, is_current=True)}
+    played = []
+    for entry in entries:
+        slot = 1 if entry.first_player_id == player.pk else 2
+        position, seat = seating.place_of(entry.side, slot)
+        table = tables.get((entry.match_id, position))
+        line = lines[entry.match_id]
+        holder = seating.seat_holder(position, 3 - seat)
+        opposing = others.get((entry.match_id, holder.side.value))
+        opponent = None
+        if opposing is not None:
+            opponent = opposing.first_player if holder.slot == 1 else opposing.second_player
+        hands = []
+        for hand in range(1, line.match.hands + 1):
+            result = results.get((table.pk, hand)) if table else None
+            shown = result is not None and views.shows(line.match.round_id, table.pk, hand)
+            hands.append(PlayedHand(hand=hand, dealer=seating.dealer_seat(hand) == seat,
+                                    entered=result is not None,
+                                    result=result if shown else None,
+                                    points=result.points(seat) if shown else None))
+        played.append(PlayerMatch(entry=entry, line=line, table=table, seat=seat,
+                                  opponent=opponent, hands=hands))
+    played.sort(key=lambda p: (p.line.match.round.stage.order, p.line.match.round.number))
+    return played
+
+
+def player_row(standings: IndividualStandings, player: Player) -> IndividualRow | None:
+    return next((row for row in standings.rows if row.player.pk == player.pk), None)
+
+
+def team_entries(team: Team) -> list[RoundEntry]:
+    """The team's place in every public round: its line-up or its bye (one query)."""
+    return list(RoundEntry.objects.filter(team=team).exclude(round__status=Round.Status.DRAFT)
+                .select_related("round__stage", "first_player", "second_player")
+                .order_by("round__stage__order", "round__number"))
+
+
+def team_matches(team: Team, views: PublicViews) -> list[MatchLine]:
+    """Every public match of the team (three queries)."""
+    return match_lines(Match.objects.filter(Q(home=team) | Q(away=team))
+                       .exclude(round__status=Round.Status.DRAFT), views)

@@ -1,0 +1,25 @@
+"""Pages anyone may see (issue 12): no login; a tournament in set-up shows nothing, and
+the tournament's switches hide the standings, the results, the players and the penalties.
+What of a round in play shows is ``selectors.visibility.public_view``'s rule, whoever is
+logged in."""
+
+from tournament.views.public.event import (
+    deal_check,
+    hand_records,
+    home,
+    round_list,
+    tournament_page,
+)
+from tournament.views.public.results import match_page, round_draw
+from tournament.views.public.standings import (
+    individual_standings,
+    stage_standings,
+    standings,
+)
+from tournament.views.public.teams import penalties, player_page, team_list, team_page
+
+__all__ = [
+    "deal_check", "hand_records", "home", "individual_standings", "match_page", "penalties",
+    "player_page", "round_draw", "round_list", "stage_standings", "standings", "team_list",
+    "team_page", "tournament_page",
+]

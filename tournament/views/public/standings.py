@@ -1,0 +1,128 @@
+"""The public standings (team and individual): closed rounds, and of a round in play what
+the public's view of it allows (``selectors.public``, ``selectors.visibility``)."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+from scoring.standings import TIEBREAKS
+from tournament.models import Stage
+from tournament.selectors.public import (
+    public_individual,
+    public_standings,
+    stage_groups,
+    tournament_views,
+)
+from tournament.selectors.standings import last_stage_played
+from tournament.tables import IndividualTable, StandingsTable, individual_rows, standings_rows
+from tournament.views.public.base import int_param, public_page, render_public
+
+
+class PublicStandingsTable(StandingsTable):
+    """The staff's standings table, each team linked to its public page, with a caption."""
+
+    def __init__(self, *args, caption="", **kwargs):
+        super().__init__(*args, template_name="public/includes/table.html", **kwargs)
+        self.caption = caption
+
+    class Meta(StandingsTable.Meta):
+        pass
+
+    def render_team(self, record):
+        return format_html('<a href="{}"><span class="team-code">{}</span> {}</a>',
+                           record["url"], record["code"], record["name"])
+
+
+class PublicIndividualTable(IndividualTable):
+    """The staff's individual table, each player linked to his public page, with a
+    caption."""
+
+    def __init__(self, *args, caption="", **kwargs):
+        super().__init__(*args, template_name="public/includes/table.html", **kwargs)
+        self.caption = caption
+
+    class Meta(IndividualTable.Meta):
+        pass
+
+    def render_player(self, record, value):
+        return format_html('<a href="{}">{}</a>', record["url"], value)
+
+
+def _team_rows(tournament, table) -> list[dict]:
+    return [{**row, "url": reverse("public:team", args=[tournament.slug, line.team.pk])}
+            for row, line in zip(standings_rows(table), table.lines, strict=True)]
+
+
+def _player_rows(tournament, standings) -> list[dict]:
+    return [{**row, "url": reverse("public:player", args=[tournament.slug, line.player.pk])}
+            for row, line in zip(individual_rows(standings), standings.rows, strict=True)]
+
+
+def _empty_columns(tables) -> tuple[str, ...]:
+    lines = [line for table in tables for line in table.lines]
+    empty = []
+    if not any(line.totals.penalty_match_points or line.totals.penalty_small_points
+               for line in lines):
+        empty.append("penalties")
+    if not any(line.provisional for line in lines):
+        empty.append("provisional")
+    return tuple(empty)
+
+
+def _page(request, tournament, stage, group=None, *, overall=False):
+    stages = list(Stage.objects.filter(tournament=tournament, rounds__status__in=[
+        "in_play", "closed"]).distinct().order_by("order"))
+    context = {"stage": stage, "group": group, "overall": overall, "stages": stages}
+    if stage is not None:
+        _rounds, views = tournament_views(tournament)
+        standings = public_standings(stage, views, group=group,
+                                     after=int_param(request, "after"))
+        exclude = _empty_columns(standings.tables)
+        context.update(
+            standings=standings, groups=stage_groups(standings),
+            tables=[(table, PublicStandingsTable(_team_rows(tournament, table),
+                                                 exclude=exclude, caption=table.title))
+                    for table in standings.tables],
+            query=f"?after={standings.after}" if standings.after is not None else "",
+            tiebreaks=[TIEBREAKS[str(getattr(key, "value", key))].name
+                       for key in standings.data.tiebreaks])
+    return render_public(request, tournament, "public/standings.html", context,
+                         active="standings")
+
+
+@public_page("public_standings")
+def standings(request, tournament):
+    """The overall standings: those of the last stage played (stages are never added up)."""
+    stage = last_stage_played(tournament)
+    if stage is not None:
+        stage.tournament = tournament
+    return _page(request, tournament, stage, overall=True)
+
+
+@public_page("public_standings")
+def stage_standings(request, tournament, pk, group_pk=None):
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    stage.tournament = tournament
+    group = get_object_or_404(stage.groups, pk=group_pk) if group_pk is not None else None
+    return _page(request, tournament, stage, group)
+
+
+@public_page("public_players")
+def individual_standings(request, tournament, pk=None):
+    """Every player's points, hands and figures over the hands the public may see."""
+    stage = get_object_or_404(tournament.stages, pk=pk) if pk is not None else None
+    minimum = int_param(request, "min") or 0
+    _rounds, views = tournament_views(tournament)
+    standings = public_individual(tournament, views, stage=stage, minimum_hands=minimum)
+    return render_public(request, tournament, "public/individual.html", {
+        "stage": stage, "standings": standings,
+        "table": PublicIndividualTable(
+            _player_rows(tournament, standings),
+            exclude=() if standings.provisional else ("provisional",),
+            caption=_("Individual standings: %(where)s") % {
+                "where": stage.name if stage else _("every stage")}),
+        "stages": list(tournament.stages.filter(rounds__status__in=["in_play", "closed"])
+                       .distinct().order_by("order")),
+        "query": f"?min={minimum}" if minimum else "",
+    }, active="players")
