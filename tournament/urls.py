@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import entry, public, travellers
+from tournament.views import entry, public
 from tournament.views.director import (
     audit,
     deals,
@@ -26,11 +26,11 @@ public_patterns = [
     path("t/<slug:slug>/rounds/", public.round_list, name="rounds"),
     path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),
     path("t/<slug:slug>/rounds/<int:pk>/hands/", public.hand_records, name="hand_records"),
-    path("t/<slug:slug>/rounds/<int:pk>/boxes/", travellers.box_index, name="travellers"),
-    path("t/<slug:slug>/rounds/<int:pk>/boxes/<int:deal_pk>/", travellers.traveller,
+    path("t/<slug:slug>/rounds/<int:pk>/boxes/", public.box_index, name="travellers"),
+    path("t/<slug:slug>/rounds/<int:pk>/boxes/<int:deal_pk>/", public.traveller,
          name="traveller"),
-    path("t/<slug:slug>/field/", travellers.field_page, name="field"),
-    path("t/<slug:slug>/stages/<int:pk>/field/", travellers.field_page, name="stage_field"),
+    path("t/<slug:slug>/field/", public.field_page, name="field"),
+    path("t/<slug:slug>/stages/<int:pk>/field/", public.field_page, name="stage_field"),
     path("t/<slug:slug>/matches/<int:pk>/", public.match_page, name="match"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("t/<slug:slug>/stages/<int:pk>/standings/", public.stage_standings,

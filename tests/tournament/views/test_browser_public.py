@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.views.public_event import build_event
-from tournament.models import HandResult, Match, Player
+from tournament.models import Deal, HandResult, Match, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,6 +48,7 @@ def checks(tournament, event) -> list[tuple[str, str, str, str]]:
     result = HandResult.objects.filter(table__match=match, hand=1, table__position=1).get()
     player = Player.objects.get(team__code="CHN", number=1)
     china = next(team for team in event.teams if team.code == "CHN")
+    deal = Deal.objects.filter(round=closed, hand=1).order_by("deal_set").first()
 
     def url(name, *args, query=""):
         return reverse(f"public:{name}", args=[slug, *args]) + query
@@ -71,6 +72,10 @@ def checks(tournament, event) -> list[tuple[str, str, str, str]]:
         ("player", url("player", player.pk), "dl.figures", "Per hand"),
         ("penalties", url("penalties"), "table.penalties", "Late for the start"),
         ("deal-check", url("deal_check"), ".card", "Commitment"),
+        ("travellers", url("travellers", closed.pk), "table.boxes", "Hand 1"),
+        ("traveller", url("traveller", closed.pk, deal.pk, query="?table=1"), "tr.reader",
+         "your table"),
+        ("field", url("field"), "h1", "Players against the field"),
     ]
 
 

@@ -8,7 +8,7 @@ from tournament.models import Deal, Round
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.field import field_standings
 from tournament.views.access import staff_view
-from tournament.views.travellers import box_context
+from tournament.views.public.travellers import box_context
 
 
 @staff_view(Perm.VIEW_STAFF_AREA)

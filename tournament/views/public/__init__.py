@@ -17,9 +17,10 @@ from tournament.views.public.standings import (
     standings,
 )
 from tournament.views.public.teams import penalties, player_page, team_list, team_page
+from tournament.views.public.travellers import box_index, field_page, traveller
 
 __all__ = [
-    "deal_check", "hand_records", "home", "individual_standings", "match_page", "penalties",
-    "player_page", "round_draw", "round_list", "stage_standings", "standings", "team_list",
-    "team_page", "tournament_page",
+    "box_index", "deal_check", "field_page", "hand_records", "home", "individual_standings",
+    "match_page", "penalties", "player_page", "round_draw", "round_list", "stage_standings",
+    "standings", "team_list", "team_page", "tournament_page", "traveller",
 ]

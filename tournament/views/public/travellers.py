@@ -9,21 +9,13 @@ rule (cards-mode hands included: their cards are never shown here). The figures 
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.shortcuts import get_object_or_404
 
 from scoring.deals import deal_from_text
 from tournament.models import Deal, Round
 from tournament.selectors.field import box_traveller, field_standings, round_boxes
 from tournament.selectors.visibility import public_view, public_views
-from tournament.views.access import public_tournament
-
-
-def _switched_on(tournament, switch: str) -> None:
-    """A page the tournament's settings keep from the public (the staff have theirs)."""
-    if not getattr(tournament, switch):
-        raise Http404("not public in this tournament")
+from tournament.views.public.base import public_page, render_public
 
 
 def _round(tournament, pk) -> Round:
@@ -48,44 +40,36 @@ def box_context(round_: Round, deal: Deal, view, request) -> dict:
     }
 
 
-def box_index(request, slug, pk):
+@public_page("public_results")
+def box_index(request, tournament, pk):
     """The boxes of a round, each with its field's summary and a link to its traveller."""
-    tournament = public_tournament(request, slug)
-    _switched_on(tournament, "public_results")
     round_ = _round(tournament, pk)
     view = public_view(round_, tournament=tournament)
-    with timezone.override(tournament.time_zone):
-        return render(request, "public/travellers.html", {
-            "tournament": tournament, "round": round_,
-            "boxes": round_boxes(round_, view=view),
-        })
+    return render_public(request, tournament, "public/travellers.html", {
+        "round": round_, "boxes": round_boxes(round_, view=view),
+    }, active="rounds")
 
 
-def traveller(request, slug, pk, deal_pk):
+@public_page("public_results")
+def traveller(request, tournament, pk, deal_pk):
     """One box of a round: every table's result that the public may see."""
-    tournament = public_tournament(request, slug)
-    _switched_on(tournament, "public_results")
     round_ = _round(tournament, pk)
     deal = get_object_or_404(Deal, pk=deal_pk, round=round_)
     deal.round = round_
-    with timezone.override(tournament.time_zone):
-        return render(request, "public/traveller.html", {
-            "tournament": tournament,
-            **box_context(round_, deal, public_view(round_, tournament=tournament), request),
-        })
+    return render_public(request, tournament, "public/traveller.html", {
+        **box_context(round_, deal, public_view(round_, tournament=tournament), request),
+    }, active="rounds")
 
 
-def field_page(request, slug, pk=None):
+@public_page("public_players")
+def field_page(request, tournament, pk=None):
     """Players against the field, over a stage or the whole tournament: the results of
     rounds in play only as far as the public may see them (and only those in the field)."""
-    tournament = public_tournament(request, slug)
-    _switched_on(tournament, "public_players")
     stage = get_object_or_404(tournament.stages, pk=pk) if pk is not None else None
     rounds = (Round.objects.filter(stage__tournament=tournament)
               .exclude(status=Round.Status.DRAFT).select_related("stage"))
     views = public_views(rounds, tournament=tournament)
     standings = field_standings(tournament, stage=stage, shows=views.shows)
-    return render(request, "public/field.html", {
-        "tournament": tournament, "standings": standings, "stage": stage,
-        "stages": tournament.stages.order_by("order"),
-    })
+    return render_public(request, tournament, "public/field.html", {
+        "standings": standings, "stage": stage, "stages": tournament.stages.order_by("order"),
+    }, active="field")
