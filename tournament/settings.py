@@ -216,6 +216,10 @@ TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 
+# A TrueType font with Chinese characters, embedded in the PDFs (tournament/pdf/fonts.py);
+# empty: Debian's fonts-wqy-zenhei when installed, else reportlab's CID font (not embedded).
+PDF_CJK_FONT = env.str("PDF_CJK_FONT", default="")
+
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "static")))
 # Hashed, compressed static files (collectstatic runs in quickstart and on deployment).

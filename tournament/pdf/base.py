@@ -7,61 +7,65 @@ attributes, ``draw_page`` hooks to override, ``render() -> bytes``.
 from __future__ import annotations
 
 import abc
+import functools
 import io
+import re
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
+
+from tournament.pdf.fonts import cjk_font
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 LATIN = "Helvetica"
 LATIN_BOLD = "Helvetica-Bold"
-CJK = "STSong-Light"
 # Suit symbols: ZapfDingbats has the four card suits and is built into every PDF reader.
 SYMBOLS = "ZapfDingbats"
 
-_registered = False
 
-
-def register_fonts() -> None:
-    global _registered
-    if not _registered:
-        pdfmetrics.registerFont(UnicodeCIDFont(CJK))
-        _registered = True
-
-
-def _latin_can_print(ch: str) -> bool:
+def _latin_class() -> str:
     # The standard PDF fonts print WinAnsi (cp1252): Latin-1 plus dashes, quotes, bullets, €.
-    try:
-        ch.encode("cp1252")
-    except UnicodeEncodeError:
-        return False
-    return True
+    # Whitespace goes with the Latin runs, so a space between two names does not switch.
+    printable = set()
+    for byte in range(256):
+        try:
+            printable.add(bytes([byte]).decode("cp1252"))
+        except UnicodeDecodeError:
+            continue
+    return "".join(re.escape(ch) for ch in sorted(printable)) + r"\s"
+
+
+_LATIN = _latin_class()
+# One match per run: the regular expression engine walks the characters, not Python.
+_RUN = re.compile(f"([{_LATIN}]+)|([^{_LATIN}]+)")
+
+
+@functools.lru_cache(maxsize=8192)
+def _split(text: str) -> tuple[tuple[str, bool], ...]:
+    """(piece, is Latin) runs; the same strings come back on every page."""
+    return tuple((m.group(), m.group(1) is not None) for m in _RUN.finditer(text))
 
 
 def runs(text: str, *, bold: bool = False) -> list[tuple[str, str]]:
-    """Split text into (piece, font) runs: Helvetica where it can print, STSong elsewhere
-    (Chinese names), so a Latin line keeps its look around a Chinese name."""
-    pieces: list[tuple[str, str]] = []
+    """Split text into (piece, font) runs: Helvetica where it can print, the CJK font
+    elsewhere (Chinese names), so a Latin line keeps its look around a Chinese name."""
     latin = LATIN_BOLD if bold else LATIN
-    for ch in text:
-        font = latin if _latin_can_print(ch) or ch.isspace() else CJK
-        if pieces and pieces[-1][1] == font:
-            pieces[-1] = (pieces[-1][0] + ch, font)
-        else:
-            pieces.append((ch, font))
-    if any(font == CJK for _piece, font in pieces):
-        register_fonts()
-    return pieces
+    pieces = _split(text)
+    if all(is_latin for _piece, is_latin in pieces):
+        return [(piece, latin) for piece, _is_latin in pieces]
+    cjk = cjk_font()
+    return [(piece, latin if is_latin else cjk) for piece, is_latin in pieces]
 
 
 def font_for(text: str, *, bold: bool = False) -> str:
-    """The font of a whole string when it cannot be split: STSong if any character needs it."""
-    return CJK if any(f == CJK for _p, f in runs(text, bold=bold)) else (
-        LATIN_BOLD if bold else LATIN)
+    """The font of a whole string when it cannot be split: the CJK font if any character
+    needs it."""
+    if all(is_latin for _piece, is_latin in _split(text)):
+        return LATIN_BOLD if bold else LATIN
+    return cjk_font()
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
@@ -70,8 +74,12 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
 
 def fit_text(text: str, size: float, width: float, *, bold: bool = False,
              min_size: float = 6) -> float:
-    """The largest font size up to ``size`` at which ``text`` fits in ``width``."""
-    while size > min_size and text_width(text, size, bold=bold) > width:
+    """The largest font size up to ``size``, in steps of half a point, at which ``text``
+    fits in ``width``."""
+    full = text_width(text, size, bold=bold)
+    # A text's width grows in proportion to its size: measured once, not at every step.
+    while size > min_size and full > width:
+        full *= (size - 0.5) / size
         size -= 0.5
     return size
 
