@@ -17,6 +17,8 @@ from tournament.templatetags.scores import MINUS, signed
 
 class TournamentTable(tables.Table):
     name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")])
+    caption = _("Tournaments")
+    caption_hidden = True
 
     class Meta:
         model = Tournament
@@ -26,6 +28,8 @@ class TournamentTable(tables.Table):
 
 class TeamTable(tables.Table):
     seed = tables.Column(verbose_name=_("Seed"), default="")
+    caption = _("Teams")
+    caption_hidden = True
     code = tables.Column(verbose_name=_("Code"))
     name = tables.Column(verbose_name=_("Team"))
     country = tables.Column(verbose_name=_("Country or club"))
@@ -52,6 +56,8 @@ class DirectorTeamTable(TeamTable):
 
 class StaffTable(tables.Table):
     user = tables.Column(verbose_name=_("User"), accessor="user__username")
+    caption = _("Staff of the tournament")
+    caption_hidden = True
     title = tables.Column(verbose_name=_("Role"), empty_values=(), orderable=False)
     remove = tables.TemplateColumn(
         template_name="director/staff_remove_button.html", verbose_name="", orderable=False
@@ -65,6 +71,8 @@ class StaffTable(tables.Table):
 
 class AuditTable(tables.Table):
     # The language's date (tournament/formats) and the time to the second.
+    caption = _("Audit log")
+    caption_hidden = True
     created_at = tables.DateTimeColumn(verbose_name=_("When"))
     actor_name = tables.Column(verbose_name=_("Who"))
     summary = tables.Column(verbose_name=_("What"))
@@ -88,6 +96,9 @@ class StandingsTable(tables.Table):
     the plain values (code and name apart, penalties as numbers, the criterion's key)."""
 
     rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    caption = _("Standings")
+    caption_hidden = True
+
     team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
                          attrs={"td": {"class": "team"}})
     group = tables.Column(verbose_name=_("Group"), visible=False)
@@ -234,6 +245,8 @@ class QualificationTable(StandingsTable):
     gets (``selectors.placings.qualification``)."""
 
     seed = tables.Column(verbose_name=_("Seed"), default="",
+    caption = _("Standings of the stage before, with the seeds")
+
                          attrs={"td": {"class": "num strong detail seed", "data-label": _("Seed")}})
 
     class Meta(StandingsTable.Meta):
@@ -245,6 +258,9 @@ class SeedTable(tables.Table):
     """The proposed seeds of a knockout (``selectors.placings.Qualification.seeds``)."""
 
     number = tables.Column(verbose_name=_("Seed"), attrs={"td": {"class": "num strong"}})
+    caption = _("Seeds")
+    caption_hidden = True
+
     team = tables.Column(verbose_name=_("Team"), empty_values=(),
                          attrs={"td": {"class": "team"}})
     where = tables.Column(verbose_name=_("Stage before"), accessor="place__where",
@@ -281,6 +297,9 @@ class FinalRankingTable(tables.Table):
     ``final_rows``."""
 
     place = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    caption = _("Final ranking")
+    caption_hidden = True
+
     team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
                          attrs={"td": {"class": "team"}})
     code = tables.Column(verbose_name=_("Code"), visible=False)
@@ -334,6 +353,9 @@ class IndividualTable(tables.Table):
     phone each row folds into a card (site.css), each number after its short label."""
 
     rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    caption = _("Individual standings")
+    caption_hidden = True
+
     player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "team player"}})
     federation_id = tables.Column(verbose_name=_("Federation id"), visible=False, default="")
     team = tables.Column(verbose_name=_("Team"), accessor="team_name",

@@ -41,6 +41,8 @@ def _rounds(tournament):
 # The list --------------------------------------------------------------------------------
 
 class PenaltyTable(tables.Table):
+    caption = gettext_lazy("Penalties")
+    caption_hidden = True
     recorded_at = tables.Column(verbose_name=gettext_lazy("When"))
     round = tables.Column(verbose_name=gettext_lazy("Round"), accessor="round")
     team = tables.Column(verbose_name=gettext_lazy("Team"), accessor="team__code")
