@@ -16,20 +16,23 @@ from tournament.templatetags.scores import MINUS, signed
 
 
 class TournamentTable(tables.Table):
-    name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")])
     caption = _("Tournaments")
     caption_hidden = True
+    stacked = True  # a card per row on a phone
+    name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")])
 
     class Meta:
         model = Tournament
         fields = ("name", "starts_on", "ends_on", "venue", "status")
         orderable = False
+        attrs = {"class": "stack"}
 
 
 class TeamTable(tables.Table):
-    seed = tables.Column(verbose_name=_("Seed"), default="")
     caption = _("Teams")
     caption_hidden = True
+    stacked = True
+    seed = tables.Column(verbose_name=_("Seed"), default="")
     code = tables.Column(verbose_name=_("Code"))
     name = tables.Column(verbose_name=_("Team"))
     country = tables.Column(verbose_name=_("Country or club"))
@@ -39,6 +42,7 @@ class TeamTable(tables.Table):
         model = Team
         fields = ("seed", "code", "name", "country", "players")
         order_by = ("seed", "name")
+        attrs = {"class": "stack"}
 
     def render_players(self, record):
         return ", ".join(
@@ -55,9 +59,10 @@ class DirectorTeamTable(TeamTable):
 
 
 class StaffTable(tables.Table):
-    user = tables.Column(verbose_name=_("User"), accessor="user__username")
     caption = _("Staff of the tournament")
     caption_hidden = True
+    stacked = True
+    user = tables.Column(verbose_name=_("User"), accessor="user__username")
     title = tables.Column(verbose_name=_("Role"), empty_values=(), orderable=False)
     remove = tables.TemplateColumn(
         template_name="director/staff_remove_button.html", verbose_name="", orderable=False
@@ -67,12 +72,14 @@ class StaffTable(tables.Table):
         model = StaffRole
         fields = ("user", "title", "remove")
         orderable = False
+        attrs = {"class": "stack"}
 
 
 class AuditTable(tables.Table):
-    # The language's date (tournament/formats) and the time to the second.
     caption = _("Audit log")
     caption_hidden = True
+    stacked = True
+    # The language's date (tournament/formats) and the time to the second.
     created_at = tables.DateTimeColumn(verbose_name=_("When"))
     actor_name = tables.Column(verbose_name=_("Who"))
     summary = tables.Column(verbose_name=_("What"))
@@ -82,6 +89,7 @@ class AuditTable(tables.Table):
         model = AuditEntry
         fields = ("created_at", "actor_name", "summary", "ip_address")
         orderable = False
+        attrs = {"class": "stack"}
 
     def render_created_at(self, value):
         moment = timezone.localtime(value)
@@ -95,10 +103,10 @@ class StandingsTable(tables.Table):
     The page shows team, penalties and the provisional marker as text; the downloads carry
     the plain values (code and name apart, penalties as numbers, the criterion's key)."""
 
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     caption = _("Standings")
     caption_hidden = True
 
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
                          attrs={"td": {"class": "team"}})
     group = tables.Column(verbose_name=_("Group"), visible=False)
@@ -244,9 +252,9 @@ class QualificationTable(StandingsTable):
     """A group's official standings on the seeding page, with the seed each qualifier
     gets (``selectors.placings.qualification``)."""
 
-    seed = tables.Column(verbose_name=_("Seed"), default="",
     caption = _("Standings of the stage before, with the seeds")
 
+    seed = tables.Column(verbose_name=_("Seed"), default="",
                          attrs={"td": {"class": "num strong detail seed", "data-label": _("Seed")}})
 
     class Meta(StandingsTable.Meta):
@@ -257,10 +265,10 @@ class QualificationTable(StandingsTable):
 class SeedTable(tables.Table):
     """The proposed seeds of a knockout (``selectors.placings.Qualification.seeds``)."""
 
-    number = tables.Column(verbose_name=_("Seed"), attrs={"td": {"class": "num strong"}})
     caption = _("Seeds")
     caption_hidden = True
 
+    number = tables.Column(verbose_name=_("Seed"), attrs={"td": {"class": "num strong"}})
     team = tables.Column(verbose_name=_("Team"), empty_values=(),
                          attrs={"td": {"class": "team"}})
     where = tables.Column(verbose_name=_("Stage before"), accessor="place__where",
@@ -296,10 +304,10 @@ class FinalRankingTable(tables.Table):
     """The event's final ranking (``selectors.placings.final_ranking``): rows from
     ``final_rows``."""
 
-    place = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     caption = _("Final ranking")
     caption_hidden = True
 
+    place = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     team = tables.Column(verbose_name=_("Team"), accessor="name", exclude_from_export=True,
                          attrs={"td": {"class": "team"}})
     code = tables.Column(verbose_name=_("Code"), visible=False)
@@ -352,10 +360,10 @@ class IndividualTable(tables.Table):
     """Individual standings (``selectors.individual``): rows from ``individual_rows``. On a
     phone each row folds into a card (site.css), each number after its short label."""
 
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     caption = _("Individual standings")
     caption_hidden = True
 
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
     player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "team player"}})
     federation_id = tables.Column(verbose_name=_("Federation id"), visible=False, default="")
     team = tables.Column(verbose_name=_("Team"), accessor="team_name",

@@ -43,6 +43,7 @@ def _rounds(tournament):
 class PenaltyTable(tables.Table):
     caption = gettext_lazy("Penalties")
     caption_hidden = True
+    stacked = True  # a card per row on a phone
     recorded_at = tables.Column(verbose_name=gettext_lazy("When"))
     round = tables.Column(verbose_name=gettext_lazy("Round"), accessor="round")
     team = tables.Column(verbose_name=gettext_lazy("Team"), accessor="team__code")
@@ -56,6 +57,7 @@ class PenaltyTable(tables.Table):
         model = Penalty
         fields = ("recorded_at", "round", "team", "kind", "reason", "recorded_by", "state")
         orderable = False
+        attrs = {"class": "stack penalty-table"}
         row_attrs = {"class": lambda record: "undone" if record.undone_at else ""}
 
     def __init__(self, *args, may_undo=frozenset(), slug="", **kwargs):
