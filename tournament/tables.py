@@ -57,6 +57,9 @@ class DirectorTeamTable(TeamTable):
         verbose_name=_("Team"),
     )
 
+    class Meta(TeamTable.Meta):
+        pass
+
 
 class StaffTable(tables.Table):
     caption = _("Staff of the tournament")
