@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from scoring.errors import RuleError
-from scoring.rules import DEFAULT_RULES, DrawRule, Rules
+from scoring.explain import explain
+from scoring.rules import DEFAULT_RULES, Rules
 
 # No arrangement leaves three cards of one rank unmelded, so at most two of each rank are
 # deadwood: two each of 10 J Q K and two nines.
@@ -103,8 +104,9 @@ def score_hand(outcome: Outcome | str,
     if outcome is Outcome.DRAW:
         if declarer_deadwood is not None or opponent_deadwood is not None:
             raise RuleError("a draw records no deadwood; leave both counts empty")
-        return HandScore(Outcome.DRAW, None, 0, 0, None, None, _draw_line(rules, false_knock),
-                         false_knock)
+        line = explain(Outcome.DRAW, None, None, 0, draw_rule=rules.draw_rule,
+                       false_knock_deadwood=false_knock.deadwood if false_knock else None)
+        return HandScore(Outcome.DRAW, None, 0, 0, None, None, line, false_knock)
     if opponent_deadwood is None:
         raise RuleError("the opponent's deadwood is missing")
     opponent_deadwood = _deadwood(opponent_deadwood, "the opponent's deadwood")
@@ -112,9 +114,8 @@ def score_hand(outcome: Outcome | str,
         declarer_deadwood = _gin_deadwood(outcome, declarer_deadwood, rules)
         bonus = rules.gin_bonus if outcome is Outcome.GIN else rules.big_gin_bonus
         points = bonus + opponent_deadwood
-        line = f"{outcome.label} vs {opponent_deadwood}: {bonus} + {opponent_deadwood} = {points}"
         return _won(outcome, Party.DECLARER, points, declarer_deadwood, opponent_deadwood,
-                    line, false_knock)
+                    false_knock)
     return _knock(outcome, declarer_deadwood, opponent_deadwood, rules, false_knock)
 
 
@@ -134,21 +135,19 @@ def _knock(claimed: Outcome, declarer_deadwood: int | None, opponent_deadwood: i
             raise RuleError(f"knock {vs} is not an undercut: the knocker has less deadwood")
         difference = opponent_deadwood - declarer_deadwood
         points = rules.knock_bonus + difference
-        line = f"Knock {vs}: {rules.knock_bonus} + {difference} = {points}"
         return _won(Outcome.KNOCK, Party.DECLARER, points, declarer_deadwood,
-                    opponent_deadwood, line, false_knock)
+                    opponent_deadwood, false_knock)
     difference = declarer_deadwood - opponent_deadwood
     points = rules.undercut_bonus + difference
-    line = f"Undercut {vs}: {rules.undercut_bonus} + {difference} = {points}"
     return _won(Outcome.UNDERCUT, Party.OPPONENT, points, declarer_deadwood,
-                opponent_deadwood, line, false_knock)
+                opponent_deadwood, false_knock)
 
 
 def _won(outcome: Outcome, winner: Party, points: int, declarer_deadwood: int,
-         opponent_deadwood: int, line: str, false_knock: FalseKnock | None) -> HandScore:
+         opponent_deadwood: int, false_knock: FalseKnock | None) -> HandScore:
     declarer_points = points if winner is Party.DECLARER else -points
-    if false_knock is not None:
-        line += f" (false knock at {false_knock.deadwood})"
+    line = explain(outcome, declarer_deadwood, opponent_deadwood, points,
+                   false_knock_deadwood=false_knock.deadwood if false_knock else None)
     return HandScore(outcome, winner, declarer_points, -declarer_points,
                      declarer_deadwood, opponent_deadwood, line, false_knock)
 
@@ -182,16 +181,6 @@ def _apply_false_knock(false_knock: FalseKnock, outcome: Outcome, opponent_deadw
         raise RuleError(f"the opponent's deadwood is fixed at {recorded}, recorded at his "
                         f"false knock, not {opponent_deadwood}")
     return recorded
-
-
-def _draw_line(rules: Rules, false_knock: FalseKnock | None) -> str:
-    if rules.draw_rule is DrawRule.TWO_CARDS_LEFT:
-        why = "two cards left in the stock"
-    else:
-        why = "stock exhausted"
-    if false_knock is not None:
-        why += f"; false knock at {false_knock.deadwood}"
-    return f"Draw: 0 ({why})"
 
 
 def _deadwood(value: object, what: str) -> int:

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring import Tiebreak
 from scoring.hand import MAX_DEADWOOD
@@ -269,7 +270,8 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
     """One hand at one table, as the scorer types it; points come from the engine."""
 
     outcome = forms.ChoiceField(label=_("Outcome"), choices=[
-        ("knock", _("Knock")), ("gin", _("Gin")), ("big_gin", _("Big Gin")), ("draw", _("Draw"))])
+        ("knock", _("Knock")), ("gin", _("Gin")), ("big_gin", _("Big Gin")),
+        ("draw", pgettext_lazy("hand outcome", "Draw"))])
     declarer_seat = forms.TypedChoiceField(label=_("Declarer"), choices=SEAT_CHOICES,
                                            coerce=int, empty_value=None, required=False)
     declarer_deadwood = forms.IntegerField(label=_("Declarer's deadwood"), min_value=0,

@@ -13,6 +13,7 @@ from tablib import Dataset
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
 from tournament.templatetags.scores import MINUS, signed
+from tournament.wording import separation_text
 
 
 class TournamentTable(tables.Table):
@@ -188,7 +189,7 @@ def standings_rows(table) -> list[dict]:
         if totals.penalty_small_points:
             deducted.append(f"−{totals.penalty_small_points} sp")
         if line.separation is not None:
-            separation = line.separation.text
+            separation = separation_text(line.separation)
         elif line.tied_with_next:
             separation = str(_("tied with the next team: same place"))
         else:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class HandResult(models.Model):
@@ -17,7 +18,7 @@ class HandResult(models.Model):
         UNDERCUT = "undercut", _("Undercut")
         GIN = "gin", _("Gin")
         BIG_GIN = "big_gin", _("Big Gin")
-        DRAW = "draw", _("Draw")
+        DRAW = "draw", pgettext_lazy("hand outcome", "Draw")
 
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
                               related_name="results")

@@ -43,10 +43,9 @@ class SettledCards:
     record: dict  # what is stored with the result
 
     @property
-    def summary(self) -> str:
-        layoffs = ", ".join(f"{lay.card}" for lay in self.showdown.opponent.layoffs)
-        text = self.showdown.score.explanation
-        return text + (f"; laid off: {layoffs}" if layoffs else "")
+    def laid_off(self) -> str:
+        """The cards the opponent laid off, "5H, 6H"; empty when none."""
+        return ", ".join(f"{lay.card}" for lay in self.showdown.opponent.layoffs)
 
 
 def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> SettledCards:

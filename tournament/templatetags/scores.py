@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django import template
 
 from scoring.match import match_points, winner
+from tournament.wording import hand_line
 
 register = template.Library()
 
@@ -61,3 +62,12 @@ def score_line(match) -> ScoreLine | None:
 def match_score(match):
     """``{% match_score match %}``: the official score line, or nothing."""
     return {"score": score_line(match)}
+
+
+@register.filter
+def explained(result, rules=None) -> str:
+    """``{{ result|explained:round }}``: a stored result's explanation line in the reader's
+    language (the round, or its rules, decides a draw's wording)."""
+    if result is None:
+        return ""
+    return hand_line(result, rules)

@@ -49,6 +49,7 @@ from tournament.services.pins import lift_pin_lock
 from tournament.services.rounds import open_matches
 from tournament.services.signoff import sign_off_match
 from tournament.views.access import staff_view
+from tournament.wording import score_text
 
 
 def _round_or_404(request, tournament, round_: Round) -> Round:
@@ -201,13 +202,15 @@ def hand_preview(request, tournament, pk, hand):
         return HttpResponse("")
     try:
         if form.cards_mode:
-            settled = settle_cards(form.cards(), table.match.round.rules,
-                                   claimed=form.cleaned_data["outcome"])
-            return render(request, "entry/preview.html", {"summary": settled.summary})
+            rules = table.match.round.rules
+            settled = settle_cards(form.cards(), rules, claimed=form.cleaned_data["outcome"])
+            return render(request, "entry/preview.html", {"summary": score_text(
+                settled.showdown.score, rules, laid_off=settled.laid_off)})
         score = score_entry(form.entry(), table.match.round.rules)
     except ServiceError as error:
         return render(request, "entry/preview.html", {"error": error.message})
-    return render(request, "entry/preview.html", {"summary": score.explanation})
+    return render(request, "entry/preview.html",
+                  {"summary": score_text(score, table.match.round.rules)})
 
 
 @staff_view(Perm.ENTER_RESULTS)

@@ -18,7 +18,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.standings import TIEBREAKS
 from tournament.pdf.base import paper
 from tournament.pdf.standings import StandingsDocument
 from tournament.permissions import Perm, has_perm
@@ -33,6 +32,7 @@ from tournament.services import Actor
 from tournament.services.integrity import run_standings_check
 from tournament.tables import SpreadsheetExport, StandingsTable, standings_rows
 from tournament.views.access import staff_view
+from tournament.wording import tiebreak_name
 
 DOWNLOADS = ("csv", "xlsx", "pdf")
 
@@ -82,7 +82,7 @@ def _page(request, tournament, stage, group=None, *, overall=False):
         "tables": shown, "played_rounds": data.played_rounds, "after": after,
         "groups": groups_of(data) if stage.kind == stage.Kind.GROUPS else [],
         "official_only": official_only, "provisional": any(t.provisional for t in tables),
-        "tiebreaks": [TIEBREAKS[str(getattr(key, "value", key))].name
+        "tiebreaks": [tiebreak_name(str(getattr(key, "value", key)))
                       for key in data.tiebreaks],
         "query": query,
     })

@@ -17,6 +17,7 @@ from tournament.selectors.public import (
     tournament_views,
 )
 from tournament.views.public.base import public_page, render_public
+from tournament.wording import hand_line
 
 
 def home(request):
@@ -98,7 +99,7 @@ def hand_records(request, tournament, pk):
                 table=table.number, dealer=dealer, non_dealer=non_dealer,
                 dealer_points=result.points(dealer.seat),
                 non_dealer_points=result.points(non_dealer.seat),
-                explanation=result.explanation))
+                explanation=hand_line(result, round_)))
     deals = [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
              for deal in round_.deals.order_by("deal_set", "hand", "reserve")]
     return render_public(request, tournament, "public/hand_records.html", {

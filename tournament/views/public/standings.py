@@ -6,7 +6,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from scoring.standings import TIEBREAKS
 from tournament.models import Stage
 from tournament.selectors.public import (
     public_individual,
@@ -17,6 +16,7 @@ from tournament.selectors.public import (
 from tournament.selectors.standings import last_stage_played
 from tournament.tables import IndividualTable, StandingsTable, individual_rows, standings_rows
 from tournament.views.public.base import int_param, public_page, render_public
+from tournament.wording import tiebreak_name
 
 
 class PublicStandingsTable(StandingsTable):
@@ -85,7 +85,7 @@ def _page(request, tournament, stage, group=None, *, overall=False):
                                                  exclude=exclude, caption=table.title))
                     for table in standings.tables],
             query=f"?after={standings.after}" if standings.after is not None else "",
-            tiebreaks=[TIEBREAKS[str(getattr(key, "value", key))].name
+            tiebreaks=[tiebreak_name(str(getattr(key, "value", key)))
                        for key in standings.data.tiebreaks])
     return render_public(request, tournament, "public/standings.html", context,
                          active="standings")

@@ -1,0 +1,76 @@
+"""The pages word scoring's results in the reader's language: in English exactly as
+scoring words them, in Chinese with the same numbers."""
+
+import pytest
+from django.utils import translation
+
+from scoring.hand import FalseKnock, score_hand
+from scoring.rules import DrawRule, Rules
+from scoring.standings import TIEBREAKS, Separation, chain
+from tournament.wording import criterion_value, hand_line, score_text, separation_text
+
+
+class Stored:
+    """What a HandResult stores of a scored hand (seat 1 declared)."""
+
+    def __init__(self, score, false_knock=None):
+        self.outcome = score.outcome.value
+        self.declarer_deadwood = score.declarer_deadwood
+        self.opponent_deadwood = score.opponent_deadwood
+        self.seat1_points = score.declarer_points
+        self.false_knock_deadwood = false_knock
+
+
+HANDS = [
+    (("knock", 4, 12), None),
+    (("knock", 7, 7), None),
+    (("gin", 0, 30), None),
+    (("big_gin", 0, 18), None),
+    (("knock", 4, 23), 23),
+]
+
+
+@pytest.mark.parametrize(("hand", "false_knock"), HANDS)
+def test_in_english_a_stored_hand_reads_as_it_was_scored(hand, false_knock):
+    known = FalseKnock("opponent", false_knock) if false_knock else None
+    score = score_hand(*hand, false_knock=known)
+    with translation.override("en"):
+        assert hand_line(Stored(score, false_knock)) == score.explanation
+        assert score_text(score, Rules()) == score.explanation
+
+
+def test_a_draw_reads_by_its_round_s_draw_rule():
+    rules = Rules(draw_rule=DrawRule.TWO_CARDS_LEFT)
+    score = score_hand("draw", rules=rules)
+    with translation.override("en"):
+        assert hand_line(Stored(score), rules) == "Draw: 0 (two cards left in the stock)"
+        assert hand_line(Stored(score)) == "Draw: 0 (stock exhausted)"
+
+
+def test_in_chinese_the_line_keeps_its_numbers():
+    score = score_hand("knock", 4, 12)
+    with translation.override("zh-hans"):
+        line = hand_line(Stored(score))
+    assert line != score.explanation
+    assert all(number in line for number in ("4", "12", "15", "8", "23"))
+    assert "Knock" not in line
+
+
+def test_in_english_every_separation_reads_as_scoring_words_it():
+    values = {"match_points": (7, 5), "small_points": (21, 0), "head_to_head": ((5, 3), (3, 0)),
+              "wins": (2, 1), "gins": (1, 0), "lots": (0x75A5AADB12345678, 0x1658B39A)}
+    criteria = {criterion.key: criterion for criterion in chain(TIEBREAKS)}
+    assert set(criteria) == set(values), "a new tiebreak needs its words in tournament.wording"
+    with translation.override("en"):
+        for key, (above, below) in values.items():
+            criterion = criteria[key]
+            expected = (f"{criterion.name}: {criterion.describe(above)} vs "
+                        f"{criterion.describe(below)}")
+            assert separation_text(Separation(key, above, below, expected)) == expected
+
+
+def test_in_chinese_a_separation_names_its_criterion_in_chinese():
+    with translation.override("zh-hans"):
+        text = separation_text(Separation("head_to_head", (5, 3), (3, 0), ""))
+        assert "head-to-head" not in text and "5" in text and "+3" in text
+        assert criterion_value("wins", 2) != "2 wins"

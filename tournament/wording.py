@@ -1,0 +1,105 @@
+"""What ``scoring`` works out, in the reader's language.
+
+``scoring`` words its results in English (the command line and its tests depend on it);
+the pages print them again from the stored values with these translated phrases: a hand's
+explanation line, what separated two teams in the standings and the names of the
+tiebreaks. The numbers always come from ``scoring``; only the words are here.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, ngettext, pgettext
+
+from scoring.explain import Phrases, explain
+from scoring.hand import HandScore
+from scoring.rules import DrawRule, Rules
+from scoring.standings import Separation
+
+
+def phrases() -> Phrases:
+    """The explanation's phrases in the active language."""
+    return Phrases(
+        knock=gettext("Knock {declarer} vs {opponent}: {bonus} + {difference} = {points}"),
+        undercut=gettext("Undercut {declarer} vs {opponent}: {bonus} + {difference} = "
+                         "{points}"),
+        gin=gettext("Gin vs {opponent}: {bonus} + {difference} = {points}"),
+        big_gin=gettext("Big Gin vs {opponent}: {bonus} + {difference} = {points}"),
+        after_false_knock=gettext("{line} (false knock at {deadwood})"),
+        draw_exhausted=gettext("Draw: 0 (stock exhausted)"),
+        draw_two_left=gettext("Draw: 0 (two cards left in the stock)"),
+        draw_exhausted_false_knock=gettext(
+            "Draw: 0 (stock exhausted; false knock at {deadwood})"),
+        draw_two_left_false_knock=gettext(
+            "Draw: 0 (two cards left in the stock; false knock at {deadwood})"),
+    )
+
+
+def draw_rule_of(rules: Rules | DrawRule | str | None) -> DrawRule:
+    """The draw rule of a round (or of its rules); the FCG rule when none is known."""
+    rules = getattr(rules, "rules", rules)  # a Round
+    if isinstance(rules, Rules):
+        return rules.draw_rule
+    return DrawRule(rules) if rules else DrawRule.STOCK_EXHAUSTED
+
+
+def hand_line(result, rules=None) -> str:
+    """A stored result's explanation ("Knock 4 vs 12: 15 + 8 = 23") in the active
+    language. ``result`` has the fields of a ``HandResult``; ``rules`` is its round, the
+    round's rules or its draw rule (only a draw's line depends on it)."""
+    return explain(result.outcome, result.declarer_deadwood, result.opponent_deadwood,
+                   result.seat1_points, draw_rule=draw_rule_of(rules),
+                   false_knock_deadwood=result.false_knock_deadwood, phrases=phrases())
+
+
+def score_text(score: HandScore, rules: Rules, *, laid_off: str = "") -> str:
+    """A hand just scored (the entry preview), with the cards laid off in cards mode."""
+    text = explain(score.outcome, score.declarer_deadwood, score.opponent_deadwood,
+                   score.declarer_points, draw_rule=rules.draw_rule,
+                   false_knock_deadwood=score.false_knock.deadwood if score.false_knock
+                   else None, phrases=phrases())
+    if laid_off:
+        text = gettext("{line}; laid off: {cards}").format(line=text, cards=laid_off)
+    return text
+
+
+def tiebreak_names() -> dict[str, str]:
+    """Every criterion of the standings by its key, in the active language."""
+    return {
+        "match_points": gettext("match points"),
+        "small_points": gettext("small points"),
+        "head_to_head": gettext("head-to-head"),
+        "wins": gettext("match wins"),
+        "gins": gettext("gins and Big Gins"),
+        "lots": gettext("drawing of lots"),
+    }
+
+
+def tiebreak_name(key: str) -> str:
+    return tiebreak_names().get(key, key)
+
+
+def criterion_value(key: str, value) -> str:
+    """One side of a comparison in the standings: "5 mp", "+21", "2 wins", "lot 75a5aadb"."""
+    if key == "match_points":
+        return pgettext("match points", "{n} mp").format(n=value)
+    if key == "small_points":
+        return f"{value:+d}" if value else "0"
+    if key == "head_to_head":
+        points, small = value
+        text = pgettext("match points", "{n} mp").format(n=points)
+        return f"{text} {small:+d}" if small else text
+    if key == "wins":
+        return ngettext("{n} win", "{n} wins", value).format(n=value)
+    if key == "gins":
+        return ngettext("{n} gin", "{n} gins", value).format(n=value)
+    if key == "lots":
+        return gettext("lot {n}").format(n=f"{value:08x}"[:8])
+    return str(value)
+
+
+def separation_text(separation: Separation) -> str:
+    """Why a team is above the next: "head-to-head: 5 mp vs 3 mp"."""
+    return gettext("{criterion}: {above} vs {below}").format(
+        criterion=tiebreak_name(separation.key),
+        above=criterion_value(separation.key, separation.above),
+        below=criterion_value(separation.key, separation.below))
