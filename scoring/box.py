@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.cards import Card, parse_cards
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.rules import DrawRule, Rules
 
 DEALER_CARDS = 11
@@ -35,8 +35,10 @@ class Box:
     def __post_init__(self) -> None:
         sizes = (len(self.dealer), len(self.non_dealer), len(self.stock))
         if sizes != (DEALER_CARDS, NON_DEALER_CARDS, STOCK_CARDS):
-            raise RuleError(f"a box holds 11 dealer, 10 non-dealer and 31 stock cards, "
-                            f"not {sizes[0]}, {sizes[1]} and {sizes[2]}")
+            raise RuleError(
+                gettext_noop("a box holds 11 dealer, 10 non-dealer and 31 stock cards, not "
+                             "{dealer}, {non_dealer} and {stock}"),
+                dealer=sizes[0], non_dealer=sizes[1], stock=sizes[2])
         parse_cards(self.order())  # each of the 52 cards exactly once
 
     @classmethod
@@ -44,7 +46,9 @@ class Box:
         """A box from its 52 cards in the layout of the module docstring."""
         order = parse_cards(cards)
         if len(order) != 52:
-            raise RuleError(f"a box holds all 52 cards, not {len(order)}")
+            raise RuleError(
+                gettext_noop("a box holds all 52 cards, not {count}"),
+                count=len(order))
         dealt = DEALER_CARDS + NON_DEALER_CARDS
         return cls(order[:DEALER_CARDS], order[DEALER_CARDS:dealt], order[dealt:])
 

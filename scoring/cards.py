@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from scoring.errors import RuleError
+from scoring.errors import Phrase, RuleError, gettext_noop
 
 RANKS = range(1, 14)
 RANK_LETTERS = "A23456789TJQK"
@@ -110,17 +110,25 @@ def parse_card(token: str | Card) -> Card:
     if isinstance(token, Card):
         return token
     if not isinstance(token, str):
-        raise RuleError(f"{token!r}: a card is written as text such as 'TD' or '10♦'")
+        raise RuleError(
+            gettext_noop("{token!r}: a card is written as text such as 'TD' or '10♦'"),
+            token=token)
     text = token.translate(_INVISIBLE).strip().upper()
     if len(text) < 2:
-        raise RuleError(f"{token!r}: a card needs a rank and a suit, such as 'TD'")
+        raise RuleError(
+            gettext_noop("{token!r}: a card needs a rank and a suit, such as 'TD'"),
+            token=token)
     rank_text, suit_text = text[:-1], text[-1]
     suit = _SUIT_BY_TEXT.get(suit_text)
     if suit is None:
-        raise RuleError(f"{token!r}: unknown suit {suit_text!r} (use S H D C or ♠ ♥ ♦ ♣)")
+        raise RuleError(
+            gettext_noop("{token!r}: unknown suit {suit_text!r} (use S H D C or ♠ ♥ ♦ ♣)"),
+            token=token, suit_text=suit_text)
     rank = _RANK_BY_TEXT.get(rank_text)
     if rank is None:
-        raise RuleError(f"{token!r}: unknown rank {rank_text!r} (use A 2-9 T or 10, J Q K)")
+        raise RuleError(
+            gettext_noop("{token!r}: unknown rank {rank_text!r} (use A 2-9 T or 10, J Q K)"),
+            token=token, rank_text=rank_text)
     return DECK[SUIT_BITS * suit + rank - 1]
 
 
@@ -136,19 +144,29 @@ def parse_cards(tokens: str | Iterable[str | Card]) -> tuple[Card, ...]:
         seen: set[Card] = set()
         for card in cards:
             if card in seen:
-                raise RuleError(f"{card} appears twice; a deck has each card once")
+                raise RuleError(
+                    gettext_noop("{card} appears twice; a deck has each card once"),
+                    card=card)
             seen.add(card)
     return cards
 
 
-def parse_hand(tokens: str | Iterable[str | Card], sizes: Iterable[int], whose: str = "hand",
+# Whose cards a count is wrong in, as parse_hand's errors name them.
+DECLARERS_HAND = Phrase(gettext_noop("the declarer's hand"))
+OPPONENTS_HAND = Phrase(gettext_noop("the opponent's hand"))
+
+
+def parse_hand(tokens: str | Iterable[str | Card], sizes: Iterable[int],
+               whose: str = Phrase(gettext_noop("hand")),
                ) -> tuple[Card, ...]:
     """Cards of one player's hand, which must hold one of ``sizes`` cards."""
     cards = parse_cards(tokens)
     sizes = tuple(sizes)
     if len(cards) not in sizes:
         wanted = " or ".join(map(str, sizes))
-        raise RuleError(f"{whose} has {len(cards)} cards; it must have {wanted}")
+        raise RuleError(
+            gettext_noop("{whose} has {count} cards; it must have {wanted}"),
+            whose=whose, count=len(cards), wanted=wanted)
     return cards
 
 

@@ -22,9 +22,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from scoring.cards import DECK, Card, parse_cards
-from scoring.errors import RuleError
+from scoring.errors import Phrase, RuleError, gettext_noop
 
 KEY_BYTES = 32
+# The parts of a deal's place, as its errors name them.
+_PLACE_NAMES = {"stage": Phrase(gettext_noop("stage")), "round": Phrase(gettext_noop("round")),
+                "deal_set": Phrase(gettext_noop("deal set")),
+                "hand": Phrase(gettext_noop("hand"))}
 DEALER_CARDS = 11
 NON_DEALER_CARDS = 10
 STOCK_CARDS = 52 - DEALER_CARDS - NON_DEALER_CARDS
@@ -48,7 +52,9 @@ def verify(key: bytes, published: str) -> bool:
 
 def check_key(key: bytes) -> bytes:
     if not isinstance(key, bytes | bytearray) or len(key) != KEY_BYTES:
-        raise RuleError(f"a tournament key is {KEY_BYTES} bytes (64 hex digits)")
+        raise RuleError(
+            gettext_noop("a tournament key is {bytes} bytes (64 hex digits)"),
+            bytes=KEY_BYTES)
     return bytes(key)
 
 
@@ -58,7 +64,8 @@ def parse_key(text: str) -> bytes:
     try:
         key = bytes.fromhex(cleaned)
     except ValueError:
-        raise RuleError("a tournament key is written as 64 hex digits (0-9, a-f)") from None
+        raise RuleError(
+            gettext_noop("a tournament key is written as 64 hex digits (0-9, a-f)")) from None
     return check_key(key)
 
 
@@ -87,9 +94,11 @@ class DealPlace:
     def __post_init__(self) -> None:
         for name in ("stage", "round", "deal_set", "hand"):
             if getattr(self, name) < 1:
-                raise RuleError(f"a deal's {name.replace('_', ' ')} is numbered from 1")
+                raise RuleError(
+                    gettext_noop("a deal's {what} is numbered from 1"),
+                    what=_PLACE_NAMES[name])
         if self.reserve < 0:
-            raise RuleError("a reserve deal is numbered from 1 (0 is the original)")
+            raise RuleError(gettext_noop("a reserve deal is numbered from 1 (0 is the original)"))
 
     @property
     def message(self) -> bytes:
@@ -105,7 +114,7 @@ class Deal:
 
     def __post_init__(self) -> None:
         if len(self.order) != 52 or len(set(self.order)) != 52:
-            raise RuleError("a deal is an order of all 52 cards, each once")
+            raise RuleError(gettext_noop("a deal is an order of all 52 cards, each once"))
 
     @property
     def dealer(self) -> tuple[Card, ...]:

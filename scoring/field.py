@@ -16,7 +16,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.seating import dealer_seat, player_in_seat
 
 TRIM_FROM = 8  # tables on a deal from which the highest and lowest result are dropped
@@ -38,12 +38,16 @@ class TableResult:
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
-            raise RuleError(f"unknown outcome {self.outcome!r}")
+            raise RuleError(
+                gettext_noop("unknown outcome {outcome!r}"),
+                outcome=self.outcome)
         if (self.declarer is None) != (self.outcome == "draw"):
-            raise RuleError("a draw has no declarer, and every other hand has one")
+            raise RuleError(gettext_noop("a draw has no declarer, and every other hand has one"))
         if self.declarer not in (None, DEALER, NON_DEALER):
-            raise RuleError(f"the declarer holds the dealer or the non-dealer cards, not "
-                            f"{self.declarer!r}")
+            raise RuleError(
+                gettext_noop("the declarer holds the dealer or the non-dealer cards, not "
+                             "{declarer!r}"),
+                declarer=self.declarer)
 
     def points(self, seat: str) -> int:
         return self.dealer_points if seat == DEALER else -self.dealer_points
@@ -179,11 +183,14 @@ def against_the_field(hands: Iterable[PlayerOnDeal],
     lines: dict[Hashable, FieldLine] = {}
     for hand in hands:
         if hand.seat not in (DEALER, NON_DEALER):
-            raise RuleError(f"a seat holds the dealer or the non-dealer cards, not "
-                            f"{hand.seat!r}")
+            raise RuleError(
+                gettext_noop("a seat holds the dealer or the non-dealer cards, not {seat!r}"),
+                seat=hand.seat)
         seat_datum = data.get(hand.deal, {}).get(hand.seat)
         if seat_datum is None:
-            raise RuleError(f"deal {hand.deal!r} has no table result to compare with")
+            raise RuleError(
+                gettext_noop("deal {deal!r} has no table result to compare with"),
+                deal=hand.deal)
         difference = hand.points - seat_datum
         line = lines.setdefault(hand.player, FieldLine(hand.player))
         line.hands += 1

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.seating import dealer_seat, player_in_seat
 
 PlayerId = Hashable
@@ -33,10 +33,11 @@ class PlayerHand:
 
     def __post_init__(self) -> None:
         if self.outcome not in _OUTCOMES:
-            raise RuleError(f"unknown outcome {self.outcome!r}; expected one of "
-                            + ", ".join(OUTCOMES))
+            raise RuleError(
+                gettext_noop("unknown outcome {outcome!r}; expected one of {choices}"),
+                outcome=self.outcome, choices=", ".join(OUTCOMES))
         if self.outcome == "draw" and self.declared:
-            raise RuleError("nobody declares in a draw")
+            raise RuleError(gettext_noop("nobody declares in a draw"))
 
 
 def table_hands(table_position: int, hand: int, seat_points: tuple[int, int], outcome: str,
@@ -133,10 +134,11 @@ def table_lines(hands: Iterable[tuple], lineups: Mapping[Hashable, Mapping[str, 
     for (player, dealer, outcome, declared, false_knocked, provisional), (hands_, points) \
             in alike.items():
         if outcome not in _OUTCOMES:
-            raise RuleError(f"unknown outcome {outcome!r}; expected one of "
-                            + ", ".join(OUTCOMES))
+            raise RuleError(
+                gettext_noop("unknown outcome {outcome!r}; expected one of {choices}"),
+                outcome=outcome, choices=", ".join(OUTCOMES))
         if outcome == "draw" and declared:
-            raise RuleError("nobody declares in a draw")
+            raise RuleError(gettext_noop("nobody declares in a draw"))
         _count(lines, player, hands_, points, dealer, outcome, declared, false_knocked,
                provisional)
     return lines

@@ -17,8 +17,8 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.cards import DECK, SUIT_BITS, Card, mask_of, parse_hand
-from scoring.errors import RuleError
+from scoring.cards import DECK, DECLARERS_HAND, OPPONENTS_HAND, SUIT_BITS, Card, mask_of, parse_hand
+from scoring.errors import RuleError, gettext_noop
 from scoring.melds import (
     Arrangement,
     Meld,
@@ -119,7 +119,7 @@ def lay_off(melds: Sequence[Meld], opponent_cards: Iterable[Card | str]) -> Oppo
     ``melds`` are the declarer's melds as laid down (see ``melds.meld_of`` to build them
     from cards); the declarer's deadwood cards take no lay-offs and are not needed.
     """
-    opponent = parse_hand(opponent_cards, (10,), "the opponent's hand")
+    opponent = parse_hand(opponent_cards, (10,), OPPONENTS_HAND)
     mask = mask_of(opponent)
     _check_melds_apart(melds, mask)
     return lay_off_mask(melds, mask)
@@ -129,10 +129,14 @@ def _check_melds_apart(melds: Sequence[Meld], opponent: int) -> None:
     seen = 0
     for meld in melds:
         if seen & meld.mask:
-            raise RuleError(f"{meld}: a card may be in only one meld")
+            raise RuleError(
+                gettext_noop("{meld}: a card may be in only one meld"),
+                meld=meld)
         if opponent & meld.mask:
             clash = next(card for card in meld.cards if opponent & card.bit)
-            raise RuleError(f"{clash} is in the declarer's meld {meld} and the opponent's hand")
+            raise RuleError(
+                gettext_noop("{clash} is in the declarer's meld {meld} and the opponent's hand"),
+                clash=clash, meld=meld)
         seen |= meld.mask
 
 
@@ -156,9 +160,11 @@ def choose_declarer_arrangement(declarer_cards: Iterable[Card | str],
     Least deadwood first; among those, the one that leaves the opponent the most deadwood
     after lay-offs; then the arrangement ``melds.arrange`` prefers.
     """
-    declarer = mask_of(parse_hand(declarer_cards, (10,), "the declarer's hand"))
-    opponent = mask_of(parse_hand(opponent_cards, (10,), "the opponent's hand"))
+    declarer = mask_of(parse_hand(declarer_cards, (10,), DECLARERS_HAND))
+    opponent = mask_of(parse_hand(opponent_cards, (10,), OPPONENTS_HAND))
     if declarer & opponent:
         clash = next(card for card in DECK if declarer & opponent & card.bit)
-        raise RuleError(f"{clash} is in both hands")
+        raise RuleError(
+            gettext_noop("{clash} is in both hands"),
+            clash=clash)
     return choose_declarer_arrangement_mask(declarer, opponent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.rules import DEFAULT_RULES, Rules
 from scoring.seating import Side, seat_holder
 
@@ -72,8 +72,10 @@ def knockout_winner(home_total: int, away_total: int) -> Side:
     """The side that goes through from a knockout match; a tie has no winner yet."""
     side = winner(home_total, away_total)
     if side is None:
-        raise RuleError(f"the match is tied at {home_total}; a knockout match goes on with "
-                        "extra hands until it is decided")
+        raise RuleError(
+            gettext_noop("the match is tied at {home_total}; a knockout match goes on with extra "
+                         "hands until it is decided"),
+            home_total=home_total)
     return side
 
 

@@ -35,7 +35,7 @@ from scoring.cards import (
     parse_cards,
     parse_hand,
 )
-from scoring.errors import RuleError
+from scoring.errors import Phrase, RuleError, gettext_noop
 
 NO_DEADWOOD_YET = 1 << 30  # larger than any deadwood
 
@@ -295,7 +295,7 @@ def best_discard_of_mask(mask: int, keep: int = 0) -> tuple[int, int]:
             elif deadwood == best:
                 throwable |= discards << shift
     if not throwable:
-        raise RuleError("there is no card that may be discarded")
+        raise RuleError(gettext_noop("there is no card that may be discarded"))
     return best, _preferred_discard(throwable)
 
 
@@ -540,15 +540,21 @@ def meld_of(cards: Iterable[Card | str]) -> Meld:
     group = sorted(parse_cards(cards), key=lambda card: (card.suit, card.rank))
     shown = " ".join(map(str, group))
     if len(group) < 3:
-        raise RuleError(f"{shown or 'no cards'}: a meld needs at least 3 cards")
+        raise RuleError(
+            gettext_noop("{cards}: a meld needs at least 3 cards"),
+            cards=shown or Phrase(gettext_noop("no cards")))
     if len({card.rank for card in group}) == 1:  # one deck: never more than four
         return Meld(MeldKind.SET, tuple(group))
     if len({card.suit for card in group}) == 1:
         ranks = [card.rank for card in group]
         if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
             return Meld(MeldKind.RUN, tuple(group))
-        raise RuleError(f"{shown}: a run needs consecutive ranks, and the ace is only low")
-    raise RuleError(f"{shown}: not a set (one rank) nor a run (one suit)")
+        raise RuleError(
+            gettext_noop("{shown}: a run needs consecutive ranks, and the ace is only low"),
+            shown=shown)
+    raise RuleError(
+        gettext_noop("{shown}: not a set (one rank) nor a run (one suit)"),
+        shown=shown)
 
 
 def is_meld(cards: Sequence[Card]) -> bool:

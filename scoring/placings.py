@@ -19,7 +19,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 
 TeamId = Hashable
 
@@ -69,22 +69,26 @@ def qualifiers(groups: Sequence[Sequence[GroupPlace]], per_group: int, extra: in
     place across groups. Refused when a tie the standings left unresolved decides who
     qualifies."""
     if per_group < 1:
-        raise RuleError("at least one team of each group qualifies")
+        raise RuleError(gettext_noop("at least one team of each group qualifies"))
     if extra < 0:
-        raise RuleError("the number of extra qualifiers cannot be negative")
+        raise RuleError(gettext_noop("the number of extra qualifiers cannot be negative"))
     by_place = _by_place(groups)
     seeds: list[TeamId] = []
     for place in range(1, per_group + 1):
         teams = by_place.get(place, [])
         if len(teams) < len(groups):
-            raise RuleError(f"every group needs a team in place {place} to qualify "
-                            f"{per_group} per group")
+            raise RuleError(
+                gettext_noop("every group needs a team in place {place} to qualify {per_group} "
+                             "per group"),
+                place=place, per_group=per_group)
         seeds.extend(entry.team for entry in _across_groups(teams))
     if extra:
         next_place = _across_groups(by_place.get(per_group + 1, []))
         if len(next_place) < extra:
-            raise RuleError(f"only {len(next_place)} teams are in place {per_group + 1} of "
-                            f"their groups; {extra} extra qualifiers were asked for")
+            raise RuleError(
+                gettext_noop("only {count} teams are in place {next_place} of their groups; "
+                             "{extra} extra qualifiers were asked for"),
+                count=len(next_place), next_place=per_group + 1, extra=extra)
         seeds.extend(entry.team for entry in next_place[:extra])
     _check_ties(groups, set(seeds))
     return seeds
@@ -96,10 +100,11 @@ def _check_ties(groups: Sequence[Sequence[GroupPlace]], qualified: set[TeamId]) 
         for upper, lower in pairwise(ordered):
             if upper.tied_with_next and (upper.team in qualified) != (lower.team in qualified):
                 raise RuleError(
-                    f"{upper.team} and {lower.team} share a place in their group (the "
-                    f"tiebreak order left them tied) and only {upper.team} would qualify; "
-                    "add the drawing of lots to the tiebreak order, or enter the seeds by "
-                    "hand")
+                    gettext_noop("{upper} and {lower} share a place in their group (the tiebreak "
+                                 "order left them tied) and only {upper} would qualify; add the "
+                                 "drawing of lots to the tiebreak order, or enter the seeds by "
+                                 "hand"),
+                    upper=upper.team, lower=lower.team)
 
 
 def not_qualified(groups: Sequence[Sequence[GroupPlace]], seeds: Sequence[TeamId],
@@ -154,13 +159,15 @@ def final_ranking(knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,
     the stage before: ``stage_order``); then the teams that did not qualify, in the order
     given (by group place, then group standings values: ``not_qualified``)."""
     if not knockout_rounds or len(knockout_rounds[-1]) != 1:
-        raise RuleError("the knockout has no final yet")
+        raise RuleError(gettext_noop("the knockout has no final yet"))
     order = {team: index for index, team in enumerate(before)}
 
     def by_before(teams: Sequence[TeamId]) -> list[TeamId]:
         missing = [team for team in teams if team not in order]
         if missing:
-            raise RuleError(f"{missing[0]!r} is not in the standings of the stage before")
+            raise RuleError(
+                gettext_noop("{team!r} is not in the standings of the stage before"),
+                team=missing[0])
         return sorted(teams, key=order.__getitem__)
 
     last = len(knockout_rounds)
@@ -172,7 +179,8 @@ def final_ranking(knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,
                         if last > 1 else [])
     if third_place is not None:
         if {third_place.winner, third_place.loser} != set(semifinal_losers):
-            raise RuleError("the third-place match is not between the semi-final losers")
+            raise RuleError(
+                gettext_noop("the third-place match is not between the semi-final losers"))
         ranking += [(third_place.winner, WON_THIRD_PLACE, last),
                     (third_place.loser, LOST_THIRD_PLACE, last)]
     else:
@@ -182,7 +190,7 @@ def final_ranking(knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,
         ranking += [(team, OUT_IN_ROUND, number) for team in by_before(losers)]
     teams = [team for team, _how, _round in ranking]
     if len(set(teams)) != len(teams):
-        raise RuleError("a team is out of the knockout twice")
+        raise RuleError(gettext_noop("a team is out of the knockout twice"))
     placed = set(teams)
     ranking += [(team, NOT_QUALIFIED, None) for team in not_qualified if team not in placed]
     return [FinalPlace(place, team, how, round_)

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from scoring.errors import RuleError
+from scoring.errors import Phrase, RuleError, gettext_noop
 
 E = TypeVar("E", bound=enum.StrEnum)
 
@@ -45,6 +45,20 @@ DEFAULT_TIEBREAKS = (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS, Tiebre
 HANDS_PER_MATCH_RANGE = (1, 64)
 KNOCK_LIMIT_RANGE = (1, 99)
 KNOCKOUT_TIEBREAK_HANDS_RANGE = (1, 16)
+# What a setting's errors call it.
+_DRAW_RULE = Phrase(gettext_noop("draw rule"))
+_DEAL_SCOPE = Phrase(gettext_noop("deal scope"))
+_TIEBREAK = Phrase(gettext_noop("tiebreak"))
+_SETTING_NAMES = {
+    "knock_bonus": Phrase(gettext_noop("knock bonus")),
+    "gin_bonus": Phrase(gettext_noop("gin bonus")),
+    "undercut_bonus": Phrase(gettext_noop("undercut bonus")),
+    "big_gin_bonus": Phrase(gettext_noop("big gin bonus")),
+    "small_points_bye": Phrase(gettext_noop("small points bye")),
+    "small_points_forfeit": Phrase(gettext_noop("small points forfeit")),
+    "lateness_limit_minutes": Phrase(gettext_noop("lateness limit minutes")),
+    "field_minimum_hands": Phrase(gettext_noop("field minimum hands")),
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,36 +89,44 @@ class Rules:
 
     def __post_init__(self) -> None:
         # Coerce plain values (from a form, JSON or a database row) into the enums.
-        object.__setattr__(self, "draw_rule", _enum(DrawRule, self.draw_rule, "draw rule"))
-        object.__setattr__(self, "deal_scope", _enum(DealScope, self.deal_scope, "deal scope"))
-        tiebreaks = tuple(_enum(Tiebreak, t, "tiebreak") for t in self.tiebreaks)
+        object.__setattr__(self, "draw_rule", _enum(DrawRule, self.draw_rule, _DRAW_RULE))
+        object.__setattr__(self, "deal_scope", _enum(DealScope, self.deal_scope, _DEAL_SCOPE))
+        tiebreaks = tuple(_enum(Tiebreak, t, _TIEBREAK) for t in self.tiebreaks)
         object.__setattr__(self, "tiebreaks", tiebreaks)
         self._check()
 
     def _check(self) -> None:
         low, high = HANDS_PER_MATCH_RANGE
         if not low <= self.hands_per_match <= high:
-            raise RuleError(f"hands per match must be {low} to {high}, not "
-                            f"{self.hands_per_match}")
+            raise RuleError(
+                gettext_noop("hands per match must be {low} to {high}, not {hands_per_match}"),
+                low=low, high=high, hands_per_match=self.hands_per_match)
         low, high = KNOCK_LIMIT_RANGE
         if not low <= self.knock_limit <= high:
-            raise RuleError(f"knock limit must be {low} to {high}, not {self.knock_limit}")
+            raise RuleError(
+                gettext_noop("knock limit must be {low} to {high}, not {knock_limit}"),
+                low=low, high=high, knock_limit=self.knock_limit)
         for name in ("knock_bonus", "gin_bonus", "undercut_bonus", "big_gin_bonus",
                      "small_points_bye", "small_points_forfeit", "lateness_limit_minutes",
                      "field_minimum_hands"):
             if getattr(self, name) < 0:
-                raise RuleError(f"{name.replace('_', ' ')} cannot be negative")
+                raise RuleError(
+                    gettext_noop("{what} cannot be negative"),
+                    what=_SETTING_NAMES[name])
         if not (self.match_points_win > self.match_points_tie > self.match_points_loss >= 0):
-            raise RuleError("match points must rank win > tie > loss >= 0")
+            raise RuleError(gettext_noop("match points must rank win > tie > loss >= 0"))
         if self.match_points_bye < 0 or self.match_points_forfeit_loss < 0:
-            raise RuleError("match points for a bye or a forfeit cannot be negative")
+            raise RuleError(gettext_noop("match points for a bye or a forfeit cannot be negative"))
         if self.match_points_forfeit_win < self.match_points_forfeit_loss:
-            raise RuleError("a forfeit win cannot earn fewer match points than the loss")
+            raise RuleError(
+                gettext_noop("a forfeit win cannot earn fewer match points than the loss"))
         low, high = KNOCKOUT_TIEBREAK_HANDS_RANGE
         if not low <= self.knockout_tiebreak_hands <= high:
-            raise RuleError(f"extra hands for a tied knockout match must be {low} to {high}")
+            raise RuleError(
+                gettext_noop("extra hands for a tied knockout match must be {low} to {high}"),
+                low=low, high=high)
         if len(set(self.tiebreaks)) != len(self.tiebreaks):
-            raise RuleError("a tiebreak may appear only once in the order")
+            raise RuleError(gettext_noop("a tiebreak may appear only once in the order"))
 
     def replace(self, **changes: object) -> Rules:
         return dataclasses.replace(self, **changes)
@@ -128,18 +150,22 @@ class Rules:
         its default (what the software did before the setting existed); an unknown one is
         an error, never silently dropped."""
         if not isinstance(values, dict):
-            raise RuleError("rule settings must be an object of setting: value")
+            raise RuleError(gettext_noop("rule settings must be an object of setting: value"))
         known = {setting.name for setting in dataclasses.fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise RuleError(f"unknown rule settings: {', '.join(unknown)}")
+            raise RuleError(
+                gettext_noop("unknown rule settings: {settings}"),
+                settings=', '.join(unknown))
         values = dict(values)
         if "tiebreaks" in values:
             values["tiebreaks"] = tuple(values["tiebreaks"])  # type: ignore[arg-type]
         try:
             return cls(**values)  # type: ignore[arg-type]
         except TypeError as error:
-            raise RuleError(f"bad rule settings: {error}") from None
+            raise RuleError(
+                gettext_noop("bad rule settings: {error}"),
+                error=error) from None
 
 
 def _enum(kind: type[E], value: object, what: str) -> E:
@@ -147,7 +173,9 @@ def _enum(kind: type[E], value: object, what: str) -> E:
         return kind(value)
     except ValueError:
         choices = ", ".join(member.value for member in kind)
-        raise RuleError(f"unknown {what} {value!r}; expected one of: {choices}") from None
+        raise RuleError(
+            gettext_noop("unknown {what} {value!r}; expected one of: {choices}"),
+            what=what, value=value, choices=choices) from None
 
 
 DEFAULT_RULES = Rules()

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 
 TABLES_PER_MATCH = 2
 SEATS_PER_TABLE = 2
@@ -48,19 +48,25 @@ _SEATING = {
 
 def _check_table(table_position: int) -> None:
     if table_position not in (1, 2):
-        raise RuleError(f"a match has tables 1 and 2, not {table_position}")
+        raise RuleError(
+            gettext_noop("a match has tables 1 and 2, not {table_position}"),
+            table_position=table_position)
 
 
 def _check_hand(hand: int) -> None:
     if hand < 1:
-        raise RuleError(f"hands are numbered from 1, not {hand}")
+        raise RuleError(
+            gettext_noop("hands are numbered from 1, not {hand}"),
+            hand=hand)
 
 
 def seat_holder(table_position: int, seat: int) -> SeatHolder:
     """The side and line-up slot of the player in a seat of the match's table 1 or 2."""
     _check_table(table_position)
     if seat not in (1, 2):
-        raise RuleError(f"a table has seats 1 and 2, not {seat}")
+        raise RuleError(
+            gettext_noop("a table has seats 1 and 2, not {seat}"),
+            seat=seat)
     return _SEATING[table_position, seat]
 
 
@@ -79,7 +85,9 @@ def place_of(side: Side, slot: int) -> tuple[int, int]:
     for (table, seat), there in _SEATING.items():
         if there == holder:
             return table, seat
-    raise RuleError(f"a line-up has players 1 and 2, not {slot}")
+    raise RuleError(
+        gettext_noop("a line-up has players 1 and 2, not {slot}"),
+        slot=slot)
 
 
 def player_in_seat(table_position: int, seat: int, lineups: Mapping[Side, Sequence[P]]) -> P:
@@ -94,7 +102,9 @@ def table_number(match_number: int, table_position: int) -> int:
     and 2m (RULES.md §16)."""
     _check_table(table_position)
     if match_number < 1:
-        raise RuleError(f"matches are numbered from 1, not {match_number}")
+        raise RuleError(
+            gettext_noop("matches are numbered from 1, not {match_number}"),
+            match_number=match_number)
     return TABLES_PER_MATCH * (match_number - 1) + table_position
 
 

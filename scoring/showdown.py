@@ -12,8 +12,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.cards import Card, cards_of, mask_of, parse_hand, value_of
-from scoring.errors import RuleError
+from scoring.cards import (
+    DECLARERS_HAND,
+    OPPONENTS_HAND,
+    Card,
+    cards_of,
+    mask_of,
+    parse_hand,
+    value_of,
+)
+from scoring.errors import RuleError, gettext_noop
 from scoring.hand import FalseKnock, HandScore, Outcome, score_hand
 from scoring.layoffs import (
     OpponentShowdown,
@@ -62,12 +70,14 @@ def settle(declarer_cards: Iterable[Card | str], opponent_cards: Iterable[Card |
     ``false_knock``: the opponent's earlier false knock; his deadwood is then the recorded
     one, with no lay-offs.
     """
-    declarer_hand = parse_hand(declarer_cards, (10, 11), "the declarer's hand")
-    opponent_hand = parse_hand(opponent_cards, (10,), "the opponent's hand")
+    declarer_hand = parse_hand(declarer_cards, (10, 11), DECLARERS_HAND)
+    opponent_hand = parse_hand(opponent_cards, (10,), OPPONENTS_HAND)
     declarer, opponent = mask_of(declarer_hand), mask_of(opponent_hand)
     if declarer & opponent:
         clash = next(card for card in declarer_hand if opponent & card.bit)
-        raise RuleError(f"{clash} is in both hands")
+        raise RuleError(
+            gettext_noop("{clash} is in both hands"),
+            clash=clash)
     melds = None if declarer_melds is None else _laid_down(declarer_melds, declarer)
     return settle_mask(declarer, opponent, melds=melds, rules=rules, false_knock=false_knock)
 
@@ -79,16 +89,20 @@ def settle_mask(declarer: int, opponent: int, *, melds: Sequence[Meld] | None = 
     least = min_deadwood_of_mask(declarer)
     if declarer.bit_count() == 11:
         if least:
-            raise RuleError(f"eleven cards are shown only for Big Gin, and these leave {least} "
-                            "deadwood; discard one first")
+            raise RuleError(
+                gettext_noop("eleven cards are shown only for Big Gin, and these leave {least} "
+                             "deadwood; discard one first"),
+                least=least)
         declaration = Outcome.BIG_GIN
     elif least == 0:
         declaration = Outcome.GIN
     elif least <= rules.knock_limit:
         declaration = Outcome.KNOCK
     else:
-        raise RuleError(f"the declarer's deadwood {least} is above the knock limit "
-                        f"{rules.knock_limit}: that is a false knock, not a showdown")
+        raise RuleError(
+            gettext_noop("the declarer's deadwood {least} is above the knock limit {limit}: that "
+                         "is a false knock, not a showdown"),
+            least=least, limit=rules.knock_limit)
 
     # No lay-offs against gin or Big Gin, nor after the opponent's false knock: his
     # deadwood is the one the referee recorded then.
@@ -115,10 +129,14 @@ def _laid_down(groups: Sequence[Iterable[Card | str]], declarer: int) -> tuple[M
     seen = 0
     for meld in melds:
         if seen & meld.mask:
-            raise RuleError(f"{meld}: a card may be in only one meld")
+            raise RuleError(
+                gettext_noop("{meld}: a card may be in only one meld"),
+                meld=meld)
         stray = next((card for card in meld.cards if not declarer & card.bit), None)
         if stray is not None:
-            raise RuleError(f"{stray} is laid down in {meld} but not in the declarer's hand")
+            raise RuleError(
+                gettext_noop("{stray} is laid down in {meld} but not in the declarer's hand"),
+                stray=stray, meld=meld)
         seen |= meld.mask
     return melds
 
@@ -127,6 +145,8 @@ def _arrangement_from(melds: Sequence[Meld], declarer: int, least: int) -> Arran
     leftover = declarer & ~mask_of(card for meld in melds for card in meld.cards)
     deadwood = value_of(leftover)
     if deadwood != least:
-        raise RuleError(f"the melds laid down leave {deadwood} deadwood, but the hand's "
-                        f"deadwood is {least}: lay down a best arrangement")
+        raise RuleError(
+            gettext_noop("the melds laid down leave {deadwood} deadwood, but the hand's deadwood "
+                         "is {least}: lay down a best arrangement"),
+            deadwood=deadwood, least=least)
     return Arrangement(tuple(melds), tuple(sorted(cards_of(leftover))), deadwood)

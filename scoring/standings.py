@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.match import forfeit_results, match_points
 from scoring.rules import DEFAULT_TIEBREAKS, Rules
 
@@ -91,8 +91,10 @@ def forfeited_match(round_: int, home: TeamId, away: TeamId, forfeited_by: str,
                     rules: Rules, *, provisional: bool = False) -> MatchRecord:
     """A match one team defaulted: a win for the other, never a 0–0 tie."""
     if forfeited_by not in (HOME, AWAY):
-        raise RuleError(f"a forfeit names the side that defaulted, home or away, not "
-                        f"{forfeited_by!r}")
+        raise RuleError(
+            gettext_noop("a forfeit names the side that defaulted, home or away, not "
+                         "{forfeited_by!r}"),
+            forfeited_by=forfeited_by)
     winner, loser = forfeit_results(rules)
     first, second = (loser, winner) if forfeited_by == HOME else (winner, loser)
     return MatchRecord(round_, home, away, first.small_points, second.small_points,
@@ -119,8 +121,9 @@ class PenaltyRecord:
 
     def __post_init__(self) -> None:
         if self.kind not in ("match_points", "small_points"):
-            raise RuleError(f"a penalty deducts match_points or small_points, not "
-                            f"{self.kind!r}")
+            raise RuleError(
+                gettext_noop("a penalty deducts match_points or small_points, not {kind!r}"),
+                kind=self.kind)
 
 
 # --- the tiebreaks ----------------------------------------------------------------------------
@@ -259,7 +262,9 @@ def chain(keys: Iterable[str]) -> list[Criterion]:
     for key in keys:
         key = str(getattr(key, "value", key))
         if key not in TIEBREAKS:
-            raise RuleError(f"unknown tiebreak {key!r}; known: {', '.join(TIEBREAKS)}")
+            raise RuleError(
+                gettext_noop("unknown tiebreak {key!r}; known: {known}"),
+                key=key, known=', '.join(TIEBREAKS))
         criteria.append(TIEBREAKS[key]())
     return criteria
 
@@ -311,7 +316,7 @@ def standings(teams: Sequence[TeamId], matches: Iterable[MatchRecord], *,
     out = set(withdrawn)
     field_teams = [team for team in teams if team not in out]
     if len(set(field_teams)) != len(field_teams):
-        raise RuleError("a team is listed twice")
+        raise RuleError(gettext_noop("a team is listed twice"))
 
     def counts(round_: int | None) -> bool:
         return after_round is None or round_ is None or round_ <= after_round
@@ -321,7 +326,9 @@ def standings(teams: Sequence[TeamId], matches: Iterable[MatchRecord], *,
     for match in counted:
         for team in (match.home, match.away):
             if team not in known:
-                raise RuleError(f"a match names the team {team!r}, which is not in the field")
+                raise RuleError(
+                    gettext_noop("a match names the team {team!r}, which is not in the field"),
+                    team=team)
     totals = {team: Totals() for team in field_teams}
     for match in counted:  # written out: a 512-team Swiss event counts 7,680 of these
         home_won, away_won = match.wins()

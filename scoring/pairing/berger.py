@@ -9,7 +9,7 @@ With an odd count the table for n + 1 is used and meeting n + 1 is the bye.
 
 from __future__ import annotations
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 
 Board = tuple[int, int | None]
 
@@ -17,7 +17,9 @@ Board = tuple[int, int | None]
 def berger_rounds(n: int) -> list[list[Board]]:
     """Every round's boards as (home, away) = (white, black); a bye is (participant, None)."""
     if n < 2:
-        raise RuleError(f"a round robin needs at least 2 participants, not {n}")
+        raise RuleError(
+            gettext_noop("a round robin needs at least 2 participants, not {n}"),
+            n=n)
     size = n + n % 2
     last = size
     circle = size - 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 
 T = TypeVar("T")
 
@@ -23,7 +23,9 @@ def bracket_order(size: int) -> list[int]:
     semifinals, and in every match the seeds add up to size + 1.
     """
     if size < 2 or size & (size - 1):
-        raise RuleError(f"a full bracket has a power-of-two number of slots, not {size}")
+        raise RuleError(
+            gettext_noop("a full bracket has a power-of-two number of slots, not {size}"),
+            size=size)
     order = [1]
     while len(order) < size:
         width = 2 * len(order) + 1
@@ -38,7 +40,9 @@ def bracket_order(size: int) -> list[int]:
 def seeded_bracket(seeds: Sequence[T]) -> list[tuple[T, T | None]]:
     """First-round matches for teams in seed order; missing seeds make byes for the top."""
     if len(seeds) < 2:
-        raise RuleError(f"a knockout needs at least 2 teams, not {len(seeds)}")
+        raise RuleError(
+            gettext_noop("a knockout needs at least 2 teams, not {count}"),
+            count=len(seeds))
     size = 1 << (len(seeds) - 1).bit_length()
     order = bracket_order(size)
     matches: list[tuple[T, T | None]] = []
@@ -68,18 +72,20 @@ def cross_groups(standings: Sequence[Sequence[T]], qualifiers_per_group: int) ->
     groups = len(standings)
     per_group = qualifiers_per_group
     if groups < 1 or per_group < 1:
-        raise RuleError("a knockout from groups needs at least one group and one qualifier")
+        raise RuleError(
+            gettext_noop("a knockout from groups needs at least one group and one qualifier"))
     for letter, group in zip(_group_letters(groups), standings, strict=True):
         if len(group) < per_group:
             raise RuleError(
-                f"group {letter} has {len(group)} teams, fewer than the {per_group} qualifiers"
-            )
+                gettext_noop("group {letter} has {count} teams, fewer than the {per_group} "
+                             "qualifiers"),
+                letter=letter, count=len(group), per_group=per_group)
     qualifiers = groups * per_group
     if qualifiers < 2 or qualifiers & (qualifiers - 1):
         raise RuleError(
-            f"{qualifiers} qualifiers do not fill a bracket (2, 4, 8, … teams); "
-            "seed them by hand for a bracket with byes"
-        )
+            gettext_noop("{qualifiers} qualifiers do not fill a bracket (2, 4, 8, … teams); seed "
+                         "them by hand for a bracket with byes"),
+            qualifiers=qualifiers)
     if groups == 1:
         return _full(seeded_bracket(standings[0][:per_group]))
     if per_group == 1 or groups == 2:
@@ -91,9 +97,9 @@ def cross_groups(standings: Sequence[Sequence[T]], qualifiers_per_group: int) ->
         bottom = [(second[0], first[1]) for first, second in pairs_of_groups]
         return top + bottom
     raise RuleError(
-        f"no standard crossing for {per_group} qualifiers from each of {groups} groups; "
-        "seed the qualifiers by hand"
-    )
+        gettext_noop("no standard crossing for {per_group} qualifiers from each of {groups} "
+                     "groups; seed the qualifiers by hand"),
+        per_group=per_group, groups=groups)
 
 
 def next_round(results: Sequence[tuple[T, T | None]]) -> list[tuple[T, T]]:
@@ -103,8 +109,8 @@ def next_round(results: Sequence[tuple[T, T | None]]) -> list[tuple[T, T]]:
     """
     if len(results) < 2 or len(results) % 2:
         raise RuleError(
-            f"a knockout round needs an even number of finished matches, not {len(results)}"
-        )
+            gettext_noop("a knockout round needs an even number of finished matches, not {count}"),
+            count=len(results))
     winners = [winner for winner, _loser in results]
     return list(zip(winners[::2], winners[1::2], strict=True))
 
@@ -113,11 +119,11 @@ def third_place_match(semifinal_results: Sequence[tuple[T, T | None]]) -> tuple[
     """The two semifinal losers, the loser of the upper semifinal home."""
     if len(semifinal_results) != 2:
         raise RuleError(
-            f"a third-place match needs the 2 semifinals, not {len(semifinal_results)} matches"
-        )
+            gettext_noop("a third-place match needs the 2 semifinals, not {count} matches"),
+            count=len(semifinal_results))
     (_w1, upper_loser), (_w2, lower_loser) = semifinal_results
     if upper_loser is None or lower_loser is None:
-        raise RuleError("a third-place match needs two semifinals played, not a bye")
+        raise RuleError(gettext_noop("a third-place match needs two semifinals played, not a bye"))
     return (upper_loser, lower_loser)
 
 

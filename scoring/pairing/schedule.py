@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.pairing.berger import berger_rounds
 
 T = TypeVar("T")
@@ -55,7 +55,7 @@ def swap_conflicts(
     round ``first_round``) would make a pair meet twice or never, given the boards
     ``played`` before; no conflict means the round robin stays whole."""
     if a == b:
-        raise RuleError("a swap needs two different teams")
+        raise RuleError(gettext_noop("a swap needs two different teams"))
     met: dict[T, set[T | None]] = {a: set(), b: set()}
     for home, away in played:
         for team, opponent in ((home, away), (away, home)):
@@ -90,9 +90,11 @@ def swap_in_schedule(
     before are kept as they were played.
     """
     if not 1 <= number <= len(rounds):
-        raise RuleError(f"the schedule has no round {number}")
+        raise RuleError(
+            gettext_noop("the schedule has no round {number}"),
+            number=number)
     if a == b:
-        raise RuleError("a swap needs two different teams")
+        raise RuleError(gettext_noop("a swap needs two different teams"))
     boards = rounds[number - 1]
     if (a, b) in boards or (b, a) in boards:
         flipped = [(away, home) if {home, away} == {a, b} else (home, away)
@@ -101,8 +103,10 @@ def swap_in_schedule(
             list(r) for r in rounds[number:]]
     played = [board for r in rounds[: number - 1] for board in r]
     if swap_conflicts(played, rounds[number - 1:], a, b, first_round=number):
-        raise RuleError(f"swapping {a} and {b} in round {number} would make a pair meet "
-                        "twice and another never")
+        raise RuleError(
+            gettext_noop("swapping {a} and {b} in round {number} would make a pair meet twice "
+                         "and another never"),
+            a=a, b=b, number=number)
     return [list(r) for r in rounds[: number - 1]] + [
         _exchanged(r, a, b) for r in rounds[number - 1:]]
 
@@ -114,9 +118,11 @@ def swap_in_bracket(bracket: Sequence[tuple[T, T | None]], a: T, b: T
     teams = [team for board in bracket for team in board if team is not None]
     for team in (a, b):
         if team not in teams:
-            raise RuleError(f"{team} is not in the bracket")
+            raise RuleError(
+                gettext_noop("{team} is not in the bracket"),
+                team=team)
     if a == b:
-        raise RuleError("a swap needs two different teams")
+        raise RuleError(gettext_noop("a swap needs two different teams"))
     return _exchanged(bracket, a, b)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.pairing.brackets import Bracket
 from scoring.pairing.matching import MatchingOracle
 
@@ -48,9 +48,9 @@ def swiss_pairing(teams: Sequence[SwissTeam]) -> SwissPairing:
     bye = _choose_bye(field_, oracle) if len(field_) % 2 else None
     if oracle.unmatched:
         raise RuleError(
-            f"no pairing without a rematch exists for these {len(field_)} teams: "
-            "too many of them have already met"
-        )
+            gettext_noop("no pairing without a rematch exists for these {count} teams: too many "
+                         "of them have already met"),
+            count=len(field_))
     playing = [i for i in range(len(field_)) if i != bye]
     pairs = _pair_brackets(field_, playing, barred, oracle)
     pairs.sort(key=lambda pair: _board_key(field_, pair))
@@ -65,10 +65,12 @@ def swiss_pairing(teams: Sequence[SwissTeam]) -> SwissPairing:
 def _pairing_order(teams: Sequence[SwissTeam]) -> list[SwissTeam]:
     """Best first. Match points lead even if a caller's rank disagrees."""
     if len(teams) < 2:
-        raise RuleError(f"a Swiss round needs at least 2 teams, not {len(teams)}")
+        raise RuleError(
+            gettext_noop("a Swiss round needs at least 2 teams, not {count}"),
+            count=len(teams))
     ids = [team.id for team in teams]
     if len(set(ids)) != len(ids):
-        raise RuleError("a team appears twice in the Swiss field")
+        raise RuleError(gettext_noop("a team appears twice in the Swiss field"))
     return sorted(teams, key=lambda team: (-team.points, team.rank, team.id))
 
 
