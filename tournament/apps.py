@@ -7,5 +7,8 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Registers the system check on the PDF font (manage.py check).
+        # The public cache listens to the services' announcements in every process
+        # (management commands included), not only in the web server's; the PDF font's
+        # system check is registered (manage.py check).
+        from tournament import public_cache  # noqa: F401
         from tournament.pdf import fonts  # noqa: F401

@@ -94,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a cached public page is answered before sessions and authentication run.
+    "tournament.public_cache.PublicCacheMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -148,6 +150,9 @@ else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://duplicate-gin")}
+# Public pages are cached until the services announce a change (tournament/public_cache.py);
+# this is only the safety net, in seconds (0: no public cache).
+PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=300)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

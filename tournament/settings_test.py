@@ -31,3 +31,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405
+# Tests change data past the services (and inside transactions that never commit, so the
+# services' announcements never fire): the public cache would serve one test another's
+# pages. tests/tournament/test_public_cache.py turns it on where it is the subject.
+PUBLIC_CACHE_SECONDS = 0

@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from tournament.views import entry, public
 from tournament.views.director import (
@@ -142,6 +144,8 @@ urlpatterns = [
     path("manage/", include((director_patterns, "director"))),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Without a CSRF token: public pages are cached whole and shared by every reader, and
+    # the worst a forged request can do here is switch a reader's language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournament.models import AuditEntry, Tournament
+from tournament.services.events import announce_change
 
 
 class ServiceError(Exception):
@@ -51,7 +52,9 @@ class Actor:
 def audit(
     actor: Actor, tournament: Tournament | None, action: str, summary: str, **data: Any
 ) -> AuditEntry:
-    """Write one readable audit entry; call it inside the service's transaction."""
+    """Write one readable audit entry; call it inside the service's transaction. Once the
+    transaction commits, the change is announced (the public pages are built again)."""
+    announce_change(tournament.slug if tournament is not None else None)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     return AuditEntry.objects.create(
         tournament=tournament,

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
+from tournament.public_cache import mark_public
 from tournament.views.access import public_tournament
 
 # (key, label, url name, the tournament's switch that must be on)
@@ -39,7 +40,9 @@ def public_page(switch: str | None = None):
             if switch is not None and not getattr(tournament, switch):
                 raise Http404("not public in this tournament")
             with timezone.override(tournament.time_zone):
-                return view(request, tournament, *args, **kwargs)
+                response = view(request, tournament, *args, **kwargs)
+            mark_public(response, tournament.slug)
+            return response
 
         return wrapper
 

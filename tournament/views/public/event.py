@@ -16,10 +16,12 @@ from tournament.selectors.public import (
     match_lines,
     tournament_views,
 )
+from tournament.public_cache import cache_public
 from tournament.views.public.base import public_page, render_public
 from tournament.wording import hand_line
 
 
+@cache_public()
 def home(request):
     tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
                    .prefetch_related("deal_keys"))

@@ -1,0 +1,147 @@
+"""The public cache: a page is built once and served to every anonymous reader before
+sessions and authentication run, until a service commits a change of its tournament; never
+to a reader with a session, never across languages, never after a change."""
+
+import uuid
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from tests.tournament.views.public_event import build_event, entry_for
+from tournament import public_cache
+from tournament.models import Match, Table
+from tournament.services.base import ServiceError
+from tournament.services.entry import record_hand_result
+from tournament.services.penalties import record_penalty
+
+
+@pytest.fixture(autouse=True)
+def cached(settings):
+    settings.PUBLIC_CACHE_SECONDS = 300
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def event(director_actor, tournament, make_team):
+    tournament.live_results = "live"
+    tournament.save()
+    return build_event(director_actor, tournament, make_team, closed=1)
+
+
+def standings_url(tournament):
+    return reverse("public:standings", args=[tournament.slug])
+
+
+def test_a_page_is_built_once_then_served_without_touching_the_database(
+        client, tournament, event, django_assert_num_queries):
+    first = client.get(standings_url(tournament))
+    assert first["X-Public-Cache"] == "miss"
+    with django_assert_num_queries(0):  # no session, no user, no tournament: the cache only
+        second = client.get(standings_url(tournament))
+    assert second["X-Public-Cache"] == "hit"
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+    assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
+
+
+def test_a_committed_change_is_shown_at_once(client, tournament, event, director_actor,
+                                             django_capture_on_commit_callbacks):
+    url = reverse("public:penalties", args=[tournament.slug])
+    assert "Slow play" not in client.get(url).content.decode()
+    assert client.get(url)["X-Public-Cache"] == "hit"
+    team = event.teams[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_penalty(director_actor, team=team, round=event.open, kind="warning",
+                       reason="Slow play")
+    response = client.get(url)
+    assert response["X-Public-Cache"] == "miss"
+    assert "Slow play" in response.content.decode()
+
+
+def test_a_hand_entered_in_play_shows_under_live_results(client, tournament, event,
+                                                         director_actor,
+                                                         django_capture_on_commit_callbacks):
+    match = Match.objects.filter(round=event.open).order_by("number").first()
+    url = reverse("public:match", args=[tournament.slug, match.pk])
+    before = client.get(url).content.decode()
+    table = Table.objects.filter(match=match, position=1).get()
+    with django_capture_on_commit_callbacks(execute=True):
+        result = record_hand_result(director_actor, table, 4, entry_for(1, 4), seen_version=0,
+                                    request_token=uuid.uuid4())
+    after = client.get(url)
+    assert after["X-Public-Cache"] == "miss"
+    assert after.content.decode() != before
+    assert str(result.seat1_points).lstrip("-") in after.content.decode()
+
+
+def test_a_refused_change_leaves_the_cache_alone(client, tournament, event, director_actor,
+                                                 django_capture_on_commit_callbacks):
+    url = standings_url(tournament)
+    client.get(url)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(ServiceError):
+        record_penalty(director_actor, team=event.teams[0], round=event.open, kind="warning",
+                       reason="")
+    assert client.get(url)["X-Public-Cache"] == "hit"
+
+
+def test_a_change_of_another_tournament_keeps_this_one(client, tournament, event):
+    url = standings_url(tournament)
+    client.get(url)
+    public_cache.invalidate("another-event")
+    assert client.get(url)["X-Public-Cache"] == "hit"
+    # the list of tournaments shows every tournament: it is built again
+    home = reverse("public:home")
+    client.get(home)
+    public_cache.invalidate("another-event")
+    assert client.get(home)["X-Public-Cache"] == "miss"
+
+
+def test_a_reader_with_a_session_is_never_served_nor_stored(client, tournament, event,
+                                                            staff_user):
+    url = standings_url(tournament)
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    response = client.get(url)
+    assert "X-Public-Cache" not in response
+    client.logout()
+    assert client.get(url)["X-Public-Cache"] == "miss"
+
+
+def test_each_language_has_its_own_copy(client, tournament, event):
+    url = standings_url(tournament)
+    english = client.get(url)
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert chinese["X-Public-Cache"] == "miss"
+    assert '<html lang="zh-hans">' in chinese.content.decode()
+    assert client.get(url)["X-Public-Cache"] == "hit"
+    assert client.get(url).content == english.content
+
+
+def test_a_conditional_request_is_answered_not_modified(client, tournament, event):
+    url = standings_url(tournament)
+    etag = client.get(url)["ETag"]
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304 and response["ETag"] == etag
+    assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+def test_errors_and_staff_pages_are_not_kept(client, tournament, event):
+    missing = reverse("public:match", args=[tournament.slug, 999_999])
+    assert client.get(missing).status_code == 404
+    assert "X-Public-Cache" not in client.get(missing)
+    login = reverse("login")
+    assert "X-Public-Cache" not in client.get(login)
+
+
+def test_the_language_switch_works_from_a_cached_page(client, tournament, event):
+    """The cached page carries no CSRF token: the switch must work without one."""
+    url = standings_url(tournament)
+    client.get(url)
+    checked = type(client)(enforce_csrf_checks=True)
+    page = checked.get(url)
+    assert page["X-Public-Cache"] == "hit"
+    assert "csrfmiddlewaretoken" not in page.content.decode()
+    response = checked.post(reverse("set_language"), {"language": "zh-hans", "next": url})
+    assert response.status_code == 302

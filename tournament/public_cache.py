@@ -1,0 +1,165 @@
+"""The cache of the public site: whole responses, invalidated by the services, not by time.
+
+Every public page (and API response) an anonymous reader gets is kept in the shared cache
+under its address and language, with the *generation* of its tournament at the time it was
+built. A state change of a tournament (every service call writes an audit entry:
+``services.base.audit`` raises ``public_data_changed`` once its transaction commits) gives
+the tournament, and the site, a new generation; an entry of an older generation is never
+served again. Generations are random tokens, not counters, so an evicted generation can
+never make an old entry current again. The time limit (``PUBLIC_CACHE_SECONDS``) is only a
+safety net.
+
+``PublicCacheMiddleware`` sits first in the middleware, so a cached answer is given before
+sessions, authentication, CSRF and the rest run. Only readers without a session (and without
+a message waiting for them) are served from it, and only responses that a public view marked
+cacheable (``cache_public``) and that set no cookie are stored. With several application
+processes the cache must be shared (``CACHE_URL`` pointing to Redis); the local-memory
+default serves a single process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import caches
+from django.dispatch import receiver
+from django.http import HttpResponse, HttpResponseNotModified
+from django.urls import Resolver404, resolve
+from django.utils.http import http_date, parse_etags
+from django.utils.translation import get_language_from_request
+
+from tournament.services.events import public_data_changed
+
+SITE = "site"  # the generation of pages that show every tournament (the list of them)
+_CACHEABLE = "_public_cache_scope"
+
+
+def cache():
+    return caches[getattr(settings, "PUBLIC_CACHE_ALIAS", "default")]
+
+
+def seconds() -> int:
+    return getattr(settings, "PUBLIC_CACHE_SECONDS", 300)
+
+
+def _generation_key(scope: str) -> str:
+    return f"public:generation:{scope}"
+
+
+def generation(scope: str) -> str:
+    """The current generation of a tournament (by slug) or of the site."""
+    store, key = cache(), _generation_key(scope)
+    value = store.get(key)
+    if value is None:
+        store.add(key, secrets.token_hex(8), timeout=None)
+        value = store.get(key)
+    return value
+
+
+def invalidate(slug: str | None) -> None:
+    """A tournament's public data changed: its pages and the site's are built again."""
+    scopes = [SITE] + ([slug] if slug else [])
+    cache().set_many({_generation_key(scope): secrets.token_hex(8) for scope in scopes},
+                     timeout=None)
+
+
+@receiver(public_data_changed)
+def _on_public_data_changed(sender, slug=None, **kwargs):
+    invalidate(slug)
+
+
+def cache_public(scope_of=None):
+    """Mark a view's successful responses as public and cacheable. ``scope_of(request,
+    *args, **kwargs)`` names the tournament (its slug) they belong to; by default the
+    ``slug`` argument of the URL, else the site."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            response = view(request, *args, **kwargs)
+            scope = scope_of(request, *args, **kwargs) if scope_of else kwargs.get("slug")
+            setattr(response, _CACHEABLE, scope or SITE)
+            return response
+
+        return wrapper
+
+    return decorate
+
+
+def mark_public(response, scope: str | None) -> None:
+    """The same mark for a response made elsewhere (the JSON API)."""
+    setattr(response, _CACHEABLE, scope or SITE)
+
+
+def _entry_key(request) -> str:
+    language = get_language_from_request(request, check_path=False)
+    digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+    return f"public:page:{language}:{digest}"
+
+
+def _scopes(request) -> list[str]:
+    """The site, and the tournament the address names (its ``slug``), if any."""
+    try:
+        slug = resolve(request.path_info).kwargs.get("slug")
+    except Resolver404:
+        return [SITE]
+    return [SITE, slug] if slug else [SITE]
+
+
+def _servable(request) -> bool:
+    return (request.method == "GET"
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
+            and "messages" not in request.COOKIES)
+
+
+def _answer(request, entry: dict) -> HttpResponse:
+    etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+    if entry["etag"] in etags or "*" in etags:
+        response = HttpResponseNotModified()
+        response["ETag"] = entry["etag"]
+        response["Last-Modified"] = entry["last_modified"]
+        return response
+    response = HttpResponse(entry["content"], status=entry["status"])
+    for name, value in entry["headers"]:
+        response[name] = value
+    return response
+
+
+class PublicCacheMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if seconds() <= 0 or not _servable(request):
+            return self.get_response(request)
+        key = _entry_key(request)
+        entry = cache().get(key)
+        if entry is not None and entry["generation"] == generation(entry["scope"]):
+            response = _answer(request, entry)
+            response["X-Public-Cache"] = "hit"
+            return response
+        # The generations are read before the page is built: a change made meanwhile makes
+        # what is built now stale at once.
+        before = {scope: generation(scope) for scope in _scopes(request)}
+        response = self.get_response(request)
+        scope = getattr(response, _CACHEABLE, None)
+        if scope not in before or response.status_code != 200 or response.cookies \
+                or response.streaming or response.has_header("Set-Cookie"):
+            return response
+        current = before[scope]
+        etag = '"' + hashlib.sha256(response.content).hexdigest()[:24] + '"'
+        response["ETag"] = etag
+        response["Last-Modified"] = http_date(time.time())
+        headers = [(name, value) for name, value in response.items()]
+        cache().set(key, {"scope": scope, "generation": current, "etag": etag,
+                          "last_modified": response["Last-Modified"],
+                          "status": response.status_code, "headers": headers,
+                          "content": response.content}, timeout=seconds())
+        response["X-Public-Cache"] = "miss"
+        if etag in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
+            return _answer(request, {"etag": etag, "last_modified": response["Last-Modified"]})
+        return response
