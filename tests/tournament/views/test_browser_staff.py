@@ -8,7 +8,10 @@ director's round page."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from tests.tournament.views.public_event import build_event, enter, entry_for
@@ -184,20 +187,32 @@ def test_every_staff_page_reads_on_a_phone_and_a_wide_screen(page, live_server, 
 
     log_in(page, live_server, director_actor.user)
     walk("director", director_pages(tournament, event))
-    # The integrity check answers a POST.
-    page.goto(live_server.url + reverse("director:standings", args=[tournament.slug]))
-    check = page.locator("form[action$='/standings/check/'] button")
-    if check.count():
-        check.first.click()
+    # Pages that answer a POST: the integrity check, the preview of a team import, a
+    # penalty form sent without its reason.
+    def posted(key):
         page.wait_for_load_state()
-        page.screenshot(path=str(screenshot_dir / f"staff-director-check-{name}.png"),
+        page.screenshot(path=str(screenshot_dir / f"staff-director-{key}-{name}.png"),
                         full_page=True)
         if audit(page):
-            found["director check"] = audit(page)
+            found[f"director {key}"] = audit(page)
+
+    slug = tournament.slug
+    page.goto(live_server.url + reverse("director:standings", args=[slug]))
+    page.locator("form[action$='/standings/check/'] button").click()
+    posted("check")
+    page.goto(live_server.url + reverse("director:team_import", args=[slug]))
+    page.set_input_files("input[type=file]", files=[{
+        "name": "teams.csv", "mimeType": "text/csv",
+        "buffer": (Path(settings.BASE_DIR) / "fixtures/teams-sample.csv").read_bytes()}])
+    page.locator("main button.primary").click()
+    posted("import-preview")
+    assert page.locator("table.import-preview").count(), "no import preview"
+    page.goto(live_server.url + reverse("director:penalty_create", args=[slug]))
+    page.locator("form.penalty-form button[type=submit]").click()
+    posted("penalty-errors")
 
     match = Match.objects.filter(round=event.open).order_by("number").first()
     table = match.tables.order_by("position").first()
-    slug = tournament.slug
     referee = staff_user(tournament, Role.REFEREE, chief=True, username="referee")
     log_in(page, live_server, referee)
     walk("referee", [
