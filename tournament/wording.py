@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext, pgettext
 
+from scoring.errors import Phrase
 from scoring.explain import Phrases, explain
 from scoring.hand import HandScore
 from scoring.rules import DrawRule, Rules
@@ -103,3 +104,18 @@ def separation_text(separation: Separation) -> str:
         criterion=tiebreak_name(separation.key),
         above=criterion_value(separation.key, separation.above),
         below=criterion_value(separation.key, separation.below))
+
+
+def rule_message(error: Exception) -> str:
+    """A ``scoring`` error (a ``RuleError``) in the active language: its template
+    translated and formatted with its parameters, those that are words themselves
+    (``scoring.errors.Phrase``) translated too; any other error as it reads."""
+    template = getattr(error, "template", None)
+    if not template:
+        return str(error)
+    params = {name: gettext(value) if isinstance(value, Phrase) else value
+              for name, value in getattr(error, "params", {}).items()}
+    try:
+        return gettext(template).format(**params) if params else gettext(template)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        return str(error)

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, gettext_noop
+
 from scoring.box import Box, box_conflicts
 from scoring.errors import RuleError
 from scoring.showdown import Showdown, settle
 from tournament.models import Deal
 from tournament.services.base import ServiceError
 from tournament.services.hands import HandEntry
+from tournament.wording import rule_message
 
-FALSE_KNOCK_WITH_CARDS = ("a hand with a false knock is entered with the deadwood counts, "
-                          "not the cards")
+FALSE_KNOCK_WITH_CARDS = gettext_noop("a hand with a false knock is entered with the deadwood "
+                                      "counts, not the cards")
 
 
 @dataclass(frozen=True)
@@ -54,22 +57,26 @@ def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> Set
     depended on the box's cards would tell the scorer what is in it); conflicts with the box
     are found when the result is saved and shown to the referee only."""
     if cards.false_knock_seat is not None or cards.false_knock_deadwood is not None:
-        raise ServiceError(FALSE_KNOCK_WITH_CARDS, field_errors={
-            "false_knock_seat": [FALSE_KNOCK_WITH_CARDS]})
+        message = gettext(FALSE_KNOCK_WITH_CARDS)
+        raise ServiceError(message, field_errors={"false_knock_seat": [message]})
     if cards.declarer_seat not in (1, 2):
-        raise ServiceError("choose the seat that declared: 1 or 2",
-                           field_errors={"declarer_seat": ["choose seat 1 or 2"]})
+        raise ServiceError(
+            gettext("choose the seat that declared: 1 or 2"),
+            field_errors={"declarer_seat": [gettext("choose seat 1 or 2")]})
     groups = [g for g in cards.declarer_melds.split("/") if g.strip()]
     try:
         showdown = settle(cards.declarer_cards, cards.opponent_cards,
                           declarer_melds=groups or None, rules=rules)
     except RuleError as error:
         field = "opponent_cards" if "opponent" in str(error) else "declarer_cards"
-        raise ServiceError(str(error), field_errors={field: [str(error)]}) from None
+        message = rule_message(error)
+        raise ServiceError(message, field_errors={field: [message]}) from None
     if claimed and claimed != showdown.declaration.value:
         label = showdown.declaration.label.lower()
-        raise ServiceError(f"the cards make this a {label}, not {claimed.replace('_', ' ')}",
-                           field_errors={"outcome": [f"the cards make it a {label}"]})
+        raise ServiceError(
+            gettext("the cards make this a %(label)s, not %(claimed)s")
+            % {"label": label, "claimed": claimed.replace('_', ' ')},
+            field_errors={"outcome": [gettext("the cards make it a %(label)s") % {"label": label}]})
     score = showdown.score
     entry = HandEntry(outcome=showdown.declaration.value, declarer_seat=cards.declarer_seat,
                       declarer_deadwood=score.declarer_deadwood,

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from scoring.errors import RuleError
 from scoring.match import knockout_winner
@@ -33,6 +34,7 @@ from tournament.selectors.stage import ranked, team_records
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.forfeits import forfeit_drawn_matches
 from tournament.services.schedules import as_boards, schedule_for_round, scheduled_teams
+from tournament.wording import rule_message
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,8 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
                 draw.pairings.append(Pairing(teams[home], teams[away], group))
     if number > last_round:
         raise ServiceError(
-            f"{stage.name} is complete: its round robin has {last_round} round(s)"
-        )
+            gettext("%(stage)s is complete: its round robin has %(last_round)s round(s)")
+            % {"stage": stage.name, "last_round": last_round})
     if left_out:
         draw.notes.append("withdrawn, left out: " + ", ".join(t.code for t in left_out)
                           + ("; sitting out (opponent withdrawn): "
@@ -94,7 +96,9 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
 
 def _draw_swiss(stage: Stage, number: int) -> Draw:
     if stage.swiss_rounds and number > stage.swiss_rounds:
-        raise ServiceError(f"{stage.name} was planned with {stage.swiss_rounds} rounds")
+        raise ServiceError(
+            gettext("%(stage)s was planned with %(swiss_rounds)s rounds")
+            % {"stage": stage.name, "swiss_rounds": stage.swiss_rounds})
     # A disqualified team is paired no more: no match to forfeit, no bye (RULES.md §16).
     out = withdrawn_teams(stage)
     records = [r for r in ranked(team_records(stage)) if r.team_id not in out]
@@ -106,7 +110,7 @@ def _draw_swiss(stage: Stage, number: int) -> Draw:
     try:
         pairing = swiss_pairing(field_)
     except RuleError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(rule_message(error)) from None
     teams = Team.objects.in_bulk([r.team_id for r in records])
     return Draw(
         pairings=[Pairing(teams[home], teams[away]) for home, away in pairing.pairs],
@@ -140,11 +144,12 @@ def _draw_knockout(stage: Stage, number: int) -> Draw:
         main = sorted(round_.matches.all(), key=lambda m: m.number)[: len(results) // 2]
         results = [_knockout_result(match) for match in main]
     if len(results) < 2:
-        raise ServiceError(f"{stage.name} is complete: its final has been played")
+        raise ServiceError(
+            gettext("%(stage)s is complete: its final has been played") % {"stage": stage.name})
     try:
         pairs = next_round(results)
     except RuleError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(rule_message(error)) from None
     draw.pairings = [Pairing(home, away) for home, away in pairs]
     if len(results) == 2 and stage.third_place_match and all(loser for _w, loser in results):
         draw.pairings.append(Pairing(*third_place_match(results)))
@@ -158,14 +163,15 @@ def _knockout_result(match: Match) -> tuple[Team, Team]:
         return ((match.away, match.home) if match.forfeited_by_id == match.home_id
                 else (match.home, match.away))
     if match.signed_off_at is None or match.home_total is None:
-        raise ServiceError(f"match {match.number} ({match}) has no official result yet")
+        raise ServiceError(
+            gettext("match %(number)s (%(match)s) has no official result yet")
+            % {"number": match.number, "match": match})
     try:
         side = knockout_winner(match.home_total, match.away_total)
     except RuleError:
         raise ServiceError(
-            f"match {match.number} ({match}) is tied; it goes on with extra hands until "
-            "it is decided"
-        ) from None
+            gettext("match %(number)s (%(match)s) is tied; it goes on with extra hands until it "
+                    "is decided") % {"number": match.number, "match": match}) from None
     return (match.home, match.away) if side is Side.HOME else (match.away, match.home)
 
 
@@ -173,7 +179,9 @@ def _match_between(round_: Round, a: Team, b: Team) -> Match:
     for match in round_.matches.all():
         if {match.home_id, match.away_id} == {a.pk, b.pk}:
             return match
-    raise ServiceError(f"{round_} has no match between {a.code} and {b.code}")
+    raise ServiceError(
+        gettext("%(round)s has no match between %(a)s and %(b)s")
+        % {"round": round_, "a": a.code, "b": b.code})
 
 
 DRAWERS: dict[str, Callable[[Stage, int], Draw]] = {
@@ -202,10 +210,10 @@ def default_lineups(teams: list[Team]) -> dict[int, tuple[int, int]]:
     missing = sorted(t.code for t in teams if set(lineups[t.pk]) != {1, 2})
     if missing:
         raise ServiceError(
-            "these teams have no line-up (two regular players are needed"
-            + (", and a disqualified player cannot play" if banned else "") + "): "
-            + ", ".join(missing)
-        )
+            (gettext("these teams have no line-up (two regular players are needed, and a "
+                     "disqualified player cannot play): %(teams)s") if banned else
+             gettext("these teams have no line-up (two regular players are needed): %(teams)s"))
+            % {"teams": ", ".join(missing)})
     return {team_id: (players[1], players[2]) for team_id, players in lineups.items()}
 
 
@@ -251,21 +259,27 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
         number = next_round_number(stage)
         if expected_number is not None and expected_number != number:
             raise ServiceError(
-                f"round {expected_number} of {stage.name} has already been generated"
+                gettext("round %(number)s of %(stage)s has already been generated")
+                % {"number": expected_number, "stage": stage.name}
                 if expected_number < number else
                 f"{stage.name} has no round {expected_number - 1} yet"
             )
         previous = stage.rounds.filter(number=number - 1).first()
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise ServiceError(
-                f"{previous.label} of {stage.name} is {previous.get_status_display().lower()}; "
-                "close it before drawing the next round"
-            )
+                gettext("%(previous)s of %(stage)s is %(status)s; close it before drawing the "
+                        "next round")
+                % {"previous": previous.label, "stage": stage.name,
+                   "status": previous.get_status_display().lower()})
         if stage.entries.count() < 2:
-            raise ServiceError(f"{stage.name} needs at least two teams before a round is drawn")
+            raise ServiceError(
+                gettext("%(stage)s needs at least two teams before a round is drawn")
+                % {"stage": stage.name})
         draw = DRAWERS[stage.kind](stage, number)
         if not draw.pairings and not draw.sitting_out:
-            raise ServiceError(f"round {number} of {stage.name} would have no match")
+            raise ServiceError(
+                gettext("round %(number)s of %(stage)s would have no match")
+                % {"number": number, "stage": stage.name})
         try:
             with transaction.atomic():
                 # The round keeps the rules it is drawn under (RULES.md: settings apply
@@ -276,8 +290,8 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
                 draw.notes += forfeit_drawn_matches(round_)
         except IntegrityError:
             raise ServiceError(
-                f"round {number} of {stage.name} has just been generated by someone else"
-            ) from None
+                gettext("round %(number)s of %(stage)s has just been generated by someone else")
+                % {"number": number, "stage": stage.name}) from None
         audit(actor, tournament, "round.generate",
               f"{actor.name} drew {round_}: {len(draw.pairings)} matches"
               + (", bye: " + ", ".join(t.code for t in draw.byes) if draw.byes else "")

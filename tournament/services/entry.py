@@ -13,6 +13,7 @@ import uuid
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
@@ -66,7 +67,8 @@ def record_hand_result(
     try:
         token = uuid.UUID(str(request_token))
     except ValueError:
-        raise ServiceError("the form has no valid request token; reload the page") from None
+        raise ServiceError(
+            gettext("the form has no valid request token; reload the page")) from None
     with transaction.atomic():
         # The match, then the table: a sign-off locks the same match, so it comes wholly
         # before or after this save; saves at other matches go on in parallel.
@@ -82,7 +84,8 @@ def record_hand_result(
                         and r.hand == hand), None)
         if earlier is not None:
             if earlier.table_id != table.pk or earlier.hand != hand:
-                raise ServiceError("this form was already used for another hand; reload it")
+                raise ServiceError(
+                    gettext("this form was already used for another hand; reload it"))
             return earlier
         correcting = is_correction(match)
         _check_not_forfeited(match)
@@ -90,8 +93,10 @@ def record_hand_result(
         if correcting:
             reason = correction_reason(reason)
         if not 1 <= hand <= match.hands:
-            raise ServiceError(f"hand {hand} is not in this match: it has hands 1 to "
-                               f"{match.hands}", field_errors={"hand": ["no such hand"]})
+            raise ServiceError(
+                gettext("hand %(hand)s is not in this match: it has hands 1 to %(hands)s")
+                % {"hand": hand, "hands": match.hands},
+                field_errors={"hand": [gettext("no such hand")]})
         score = score_entry(entry, round_.rules)
         if (current.version if current else 0) != seen_version:
             raise StaleResult(current)
@@ -137,20 +142,22 @@ def _check_not_forfeited(match) -> None:
     """A forfeited match is decided by the default (services.penalties): no hands."""
     if match.forfeited_by_id is not None:
         team = match.home if match.forfeited_by_id == match.home_id else match.away
-        raise ServiceError(f"match {match.number} was forfeited by {team.code}; no hands "
-                           "are entered in it (undo the default on the penalties page if "
-                           "it was a mistake)")
+        raise ServiceError(
+            gettext("match %(number)s was forfeited by %(team)s; no hands are entered in it "
+                    "(undo the default on the penalties page if it was a mistake)")
+            % {"number": match.number, "team": team.code})
 
 
 def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:
     tournament = round_.stage.tournament
     if correcting:
         if not has_perm(actor.user, tournament, Perm.CORRECT_SIGNED_RESULT):
-            raise ServiceError("this match is signed off; only a referee can correct it")
+            raise ServiceError(gettext("this match is signed off; only a referee can correct it"))
         return
     if round_.status != Round.Status.IN_PLAY:
-        raise ServiceError(f"{round_} is {round_.get_status_display().lower()}; results are "
-                           "entered only while it is in play")
+        raise ServiceError(
+            gettext("%(round)s is %(status)s; results are entered only while it is in play")
+            % {"round": round_, "status": round_.get_status_display().lower()})
 
 
 def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:

@@ -10,6 +10,7 @@ is decided.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scoring.match import plays_extra_hands
 from tournament.models import Match, Round
@@ -32,16 +33,21 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         round_, match = locked.one("rounds"), locked.one("matches")
         match.round = round_
         if not is_knockout(match):
-            raise ServiceError("only a knockout match is played on after a tie")
+            raise ServiceError(gettext("only a knockout match is played on after a tie"))
         # In play, or being corrected after its round was closed.
         if (round_.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED)
                 or match.signed_off_at is not None or match.forfeited_by_id is not None):
-            raise ServiceError(f"match {match.number} is not being played")
+            raise ServiceError(
+                gettext("match %(number)s is not being played") % {"number": match.number})
         if not all_hands_entered(match):
-            raise ServiceError(f"match {match.number} has hands without a result yet")
+            raise ServiceError(
+                gettext("match %(number)s has hands without a result yet")
+                % {"number": match.number})
         home, away = match_totals(match)
         if not plays_extra_hands(knockout=True, home_total=home, away_total=away):
-            raise ServiceError(f"match {match.number} is not tied ({home} – {away})")
+            raise ServiceError(
+                gettext("match %(number)s is not tied (%(home)s – %(away)s)")
+                % {"number": match.number, "home": home, "away": away})
         checkpoint("match.extra_hands")
         extra = round_.rules.knockout_tiebreak_hands
         match.extra_hands += extra

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from tournament.models import Match, Penalty, Round, RoundEntry, Stage, Team
 from tournament.selectors.penalties import withdrawn_teams
@@ -166,10 +167,13 @@ def _refuse_lost_rounds(team: Team, stages: list[Stage],
         if missing is not None:
             started = missing.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
             raise ServiceError(
-                f"this cannot be undone exactly: {missing} was drawn without {team.code}, "
-                "who was withdrawn"
-                + (" and it has started, so the withdrawal stands" if started else
-                   "; undo that round (and any later one) first, then undo this"))
+                (gettext("this cannot be undone exactly: %(round)s was drawn without %(team)s, "
+                         "who was withdrawn and it has started, so the withdrawal stands")
+                 if started else
+                 gettext("this cannot be undone exactly: %(round)s was drawn without %(team)s, "
+                         "who was withdrawn; undo that round (and any later one) first, then "
+                         "undo this"))
+                % {"round": missing, "team": team.code})
 
 
 def _scheduled_rounds(stage: Stage, team: Team) -> int:
@@ -190,6 +194,7 @@ def _refuse_drawn_knockout(changes: list[_Change]) -> None:
         later = round_.stage.rounds.filter(number__gt=round_.number).first()
         if later is not None:
             raise ServiceError(
-                f"{later} was already drawn from the result of match {change.match.number} "
-                f"({change.match.home.code} – {change.match.away.code}) of {round_}; undo "
-                f"{later.label} first")
+                gettext("%(later)s was already drawn from the result of match %(number)s "
+                        "(%(home)s – %(away)s) of %(round)s; undo %(later_label)s first")
+                % {"later": later, "number": change.match.number, "home": change.match.home.code,
+                   "away": change.match.away.code, "round": round_, "later_label": later.label})

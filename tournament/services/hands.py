@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, HandScore, Party, score_hand
 from tournament.models import HandResult
 from tournament.services.base import ServiceError
+from tournament.wording import rule_message
 
 
 @dataclass(frozen=True)
@@ -53,13 +56,14 @@ def score_entry(entry: HandEntry, rules) -> HandScore:
     the field when there is one."""
     errors: dict[str, list[str]] = {}
     if entry.outcome != "draw" and entry.declarer_seat not in (1, 2):
-        errors["declarer_seat"] = ["choose the seat that declared: 1 or 2"]
+        errors["declarer_seat"] = [gettext("choose the seat that declared: 1 or 2")]
     if entry.outcome == "draw" and entry.declarer_seat is not None:
-        errors["declarer_seat"] = ["a draw has no declarer"]
+        errors["declarer_seat"] = [gettext("a draw has no declarer")]
     if entry.false_knock_seat is not None and entry.false_knock_seat not in (1, 2):
-        errors["false_knock_seat"] = ["a false knock is by seat 1 or seat 2"]
+        errors["false_knock_seat"] = [gettext("a false knock is by seat 1 or seat 2")]
     if (entry.false_knock_seat is None) != (entry.false_knock_deadwood is None):
-        errors["false_knock_deadwood"] = ["a false knock needs both the seat and the deadwood"]
+        errors["false_knock_deadwood"] = [
+            gettext("a false knock needs both the seat and the deadwood")]
     if errors:
         raise ServiceError("; ".join(m for ms in errors.values() for m in ms),
                            field_errors=errors)
@@ -72,8 +76,8 @@ def score_entry(entry: HandEntry, rules) -> HandScore:
         return score_hand(entry.outcome, entry.declarer_deadwood, entry.opponent_deadwood,
                           rules=rules, false_knock=false_knock)
     except RuleError as error:
-        raise ServiceError(str(error), field_errors={_field_of(str(error)): [str(error)]}) \
-            from None
+        message = rule_message(error)
+        raise ServiceError(message, field_errors={_field_of(str(error)): [message]}) from None
 
 
 def _field_of(message: str) -> str:

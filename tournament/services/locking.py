@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import OperationalError, models, transaction
+from django.utils.translation import gettext
 
 from tournament.models import Match, Player, Round, Table
 from tournament.services.base import ServiceError
@@ -93,8 +94,9 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
             rows = {row.pk: row for row in query}
         except OperationalError as error:
             if getattr(getattr(error, "__cause__", None), "sqlstate", None) == "55P03":
-                raise ServiceError("someone else is changing the same results right now; "
-                                   "try again in a moment") from None
+                raise ServiceError(
+                    gettext("someone else is changing the same results right now; try again in a "
+                            "moment")) from None
             raise
         missing = [pk for pk in pks if pk not in rows]
         if missing:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
@@ -26,8 +27,8 @@ def _locked(round_: Round) -> Round:
 def _expect(round_: Round, *statuses: str, doing: str) -> None:
     if round_.status not in statuses:
         raise ServiceError(
-            f"{round_} is {round_.get_status_display().lower()}; cannot {doing}"
-        )
+            gettext("%(round)s is %(status)s; cannot %(doing)s")
+            % {"round": round_, "status": round_.get_status_display().lower(), "doing": doing})
 
 
 def open_matches(round_: Round) -> list[Match]:
@@ -59,16 +60,15 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
         raise ServiceError(str(error)) from None
     with transaction.atomic():
         round_ = _locked(round_)
-        _expect(round_, Round.Status.DRAFT, doing="publish it again")
+        _expect(round_, Round.Status.DRAFT, doing=gettext("publish it again"))
         previous = round_.stage.rounds.filter(number=round_.number - 1).first()
         still_open = unfinished_matches(previous) if previous is not None else []
         if still_open and not reason:
             raise ServiceError(
-                f"{previous.label} still has {len(still_open)} match(es) without a "
-                f"result ({', '.join(still_open[:3])}"
-                + (", …" if len(still_open) > 3 else "")
-                + "); give a reason to publish anyway"
-            )
+                gettext("%(round)s still has %(count)s match(es) without a result (%(matches)s); "
+                        "give a reason to publish anyway")
+                % {"round": previous.label, "count": len(still_open),
+                   "matches": ", ".join(still_open[:3]) + (", …" if len(still_open) > 3 else "")})
         if not still_open:
             reason = ""  # nothing to override: keep no reason on record
         round_.status = Round.Status.PUBLISHED
@@ -88,7 +88,7 @@ def start_round(actor: Actor, round_: Round) -> Round:
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
         round_ = _locked(round_)
-        _expect(round_, Round.Status.PUBLISHED, doing="start play")
+        _expect(round_, Round.Status.PUBLISHED, doing=gettext("start play"))
         _refuse_disqualified_players(round_)
         round_.status = Round.Status.IN_PLAY
         round_.started_at = timezone.now()
@@ -110,14 +110,14 @@ def close_round(actor: Actor, round_: Round) -> Round:
         # that moment lands wholly before the close, or after it.
         matches = Match.objects.filter(round_id=round_.pk).values_list("pk", flat=True)
         round_ = lock(rounds=[round_], matches=matches).one("rounds")
-        _expect(round_, Round.Status.IN_PLAY, doing="close it")
+        _expect(round_, Round.Status.IN_PLAY, doing=gettext("close it"))
         still_open = unfinished_matches(round_)
         if still_open:
             raise ServiceError(
-                f"{round_.label} cannot be closed yet: {len(still_open)} match(es) without "
-                "an official result: "
-                + ", ".join(still_open[:5]) + (", …" if len(still_open) > 5 else "")
-            )
+                gettext("%(round)s cannot be closed yet: %(count)s match(es) without an official "
+                        "result: %(matches)s")
+                % {"round": round_.label, "count": len(still_open),
+                   "matches": ", ".join(still_open[:5]) + (", …" if len(still_open) > 5 else "")})
         round_.status = Round.Status.CLOSED
         round_.closed_at = timezone.now()
         round_.save(update_fields=["status", "closed_at"])
@@ -136,12 +136,14 @@ def undo_round(actor: Actor, round_: Round) -> None:
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
         round_ = _locked(round_)
-        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="undo it")
+        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing=gettext("undo it"))
         if round_.stage.rounds.filter(number__gt=round_.number).exists():
-            raise ServiceError(f"undo the later rounds of {round_.stage} first")
+            raise ServiceError(
+                gettext("undo the later rounds of %(stage)s first") % {"stage": round_.stage})
         if round_.penalties.filter(undone_at__isnull=True).exists():
-            raise ServiceError(f"penalties are recorded in {round_}; undo them on the "
-                               "penalties page first")
+            raise ServiceError(
+                gettext("penalties are recorded in %(round)s; undo them on the penalties page "
+                        "first") % {"round": round_})
         label = str(round_)
         round_.penalties.all().delete()  # undone ones: the audit log keeps their record
         round_.delete()
@@ -157,8 +159,9 @@ def _refuse_disqualified_players(round_: Round) -> None:
         for player_id in (entry.first_player_id, entry.second_player_id):
             if player_id in banned:
                 raise ServiceError(
-                    f"{banned[player_id].player.name} ({entry.team.code}) is disqualified; "
-                    f"change the line-up of {entry.team.code} before play starts")
+                    gettext("%(name)s (%(code)s) is disqualified; change the line-up of %(code)s "
+                            "before play starts")
+                    % {"name": banned[player_id].player.name, "code": entry.team.code})
 
 
 def set_lineup(
@@ -170,19 +173,24 @@ def set_lineup(
     with transaction.atomic():
         # The players too: a disqualification locks its player, so it lands before or after.
         round_ = lock(rounds=[round_], players=[first_player, second_player]).one("rounds")
-        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED, doing="change a line-up")
+        _expect(round_, Round.Status.DRAFT, Round.Status.PUBLISHED,
+                doing=gettext("change a line-up"))
         entry = RoundEntry.objects.select_for_update().filter(round=round_, team=team).first()
         if entry is None or entry.match_id is None:
-            raise ServiceError(f"{team} does not play a match in {round_}")
+            raise ServiceError(
+                gettext("%(team)s does not play a match in %(round)s")
+                % {"team": team, "round": round_})
         if first_player.team_id != team.pk or second_player.team_id != team.pk:
-            raise ServiceError(f"both players must belong to {team}")
+            raise ServiceError(gettext("both players must belong to %(team)s") % {"team": team})
         if first_player.pk == second_player.pk:
-            raise ServiceError("a player cannot sit at both tables")
+            raise ServiceError(gettext("a player cannot sit at both tables"))
         banned = disqualified_players([team.pk])
         for player in (first_player, second_player):
             if player.pk in banned:
-                raise ServiceError(f"{player.name} is disqualified ({banned[player.pk].round}: "
-                                   f"{banned[player.pk].reason}) and cannot play")
+                raise ServiceError(
+                    gettext("%(player)s is disqualified (%(round)s: %(reason)s) and cannot play")
+                    % {"player": player.name, "round": banned[player.pk].round,
+                       "reason": banned[player.pk].reason})
         before = (entry.first_player.name, entry.second_player.name)
         entry.first_player, entry.second_player = first_player, second_player
         entry.save(update_fields=["first_player", "second_player"])

@@ -25,10 +25,13 @@ possible while it has no round, clears the schedule.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from scoring.errors import RuleError
 from scoring.pairing import round_robin, seeded_bracket, swap_in_bracket, swap_in_schedule
 from tournament.models import Stage, Team
 from tournament.services.base import ServiceError
+from tournament.wording import rule_message
 
 Boards = list[tuple[int, int | None]]
 
@@ -44,14 +47,14 @@ def derived_schedule(stage: Stage) -> dict | None:
             groups = {group: [[list(board) for board in boards] for boards in round_robin(ids)]
                       for group, ids in members.items()}
         except RuleError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(rule_message(error)) from None
         return {"kind": "groups", "swaps": [], "groups": groups}
     if stage.kind == Stage.Kind.KNOCKOUT:
         seeds = list(stage.entries.order_by("position").values_list("team_id", flat=True))
         try:
             bracket = seeded_bracket(seeds)
         except RuleError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(rule_message(error)) from None
         return {"kind": "knockout", "swaps": [], "bracket": [list(b) for b in bracket]}
     return None
 
@@ -86,8 +89,8 @@ def stage_schedule(stage: Stage, *, store: bool) -> dict | None:
         if schedule.get("kind") != stage.kind or scheduled_teams(schedule) != entered:
             if stage.rounds.exists():
                 raise ServiceError(
-                    f"the stored schedule of {stage.name} does not match its teams; undo "
-                    "its rounds and draw again")
+                    gettext("the stored schedule of %(stage)s does not match its teams; undo its "
+                            "rounds and draw again") % {"stage": stage.name})
             schedule = None
     if schedule is None:
         schedule = derived_schedule(stage)
@@ -111,7 +114,9 @@ def apply_swap(schedule: dict, swap: dict) -> dict:
         bracket = swap_in_bracket([tuple(board) for board in schedule["bracket"]], a, b)
         return {**schedule, "bracket": [list(board) for board in bracket]}
     except RuleError as error:
-        raise ServiceError(f"the schedule cannot take this swap: {error}") from None
+        raise ServiceError(
+            gettext("the schedule cannot take this swap: %(error)s")
+            % {"error": rule_message(error)}) from None
 
 
 def schedule_for_round(stage: Stage, number: int, notes: list[str]) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.match import plays_extra_hands
 from tournament.models import Match, Round, Table, TableSignature
@@ -37,24 +38,29 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
         locked = lock(matches=[match], tables=table_ids)
         match = locked.one("matches")
         if match.signed_off_at is not None:
-            raise ServiceError(f"match {match.number} is signed off already")
+            raise ServiceError(
+                gettext("match %(number)s is signed off already") % {"number": match.number})
         if match.forfeited_by_id is not None:
-            raise ServiceError(f"match {match.number} was forfeited: a default decides it "
-                               "without a sign-off")
+            raise ServiceError(
+                gettext("match %(number)s was forfeited: a default decides it without a sign-off")
+                % {"number": match.number})
         if match.round.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED):
-            raise ServiceError(f"{match.round} is not in play")
+            raise ServiceError(gettext("%(round)s is not in play") % {"round": match.round})
         tables = sorted(locked.tables.values(), key=lambda t: t.position)
         missing = [m for table in tables for m in missing_at(table)]
         signed = set(TableSignature.objects.filter(table__match=match)
                      .values_list("table__number", "seat"))
-        missing += [f"table {t.number}: seat {s} has not signed" for t in tables
-                    for s in (1, 2) if (t.number, s) not in signed]
+        missing += [gettext("table %(table)s: seat %(seat)s has not signed")
+                    % {"table": t.number, "seat": s}
+                    for t in tables for s in (1, 2) if (t.number, s) not in signed]
         if missing:
-            raise ServiceError("cannot sign off: " + listed(missing))
+            raise ServiceError(
+                gettext("cannot sign off: %(missing)s") % {"missing": listed(missing)})
         home, away = match_totals(match)
         if plays_extra_hands(knockout=is_knockout(match), home_total=home, away_total=away):
-            raise ServiceError(f"the match is tied at {home}; a knockout match goes on with "
-                               "extra hands until it is decided")
+            raise ServiceError(
+                gettext("the match is tied at %(home)s; a knockout match goes on with extra "
+                        "hands until it is decided") % {"home": home})
         checkpoint("match.sign_off")
         match.home_total, match.away_total = home, away
         match.signed_off_at = timezone.now()
@@ -73,8 +79,9 @@ def correction_reason(reason: str) -> str:
     try:
         return clean_text(reason, label="reason", max_length=500, required=True)
     except ValueError:
-        raise ServiceError("a correction after sign-off needs a reason",
-                           field_errors={"reason": ["give the reason"]}) from None
+        raise ServiceError(
+            gettext("a correction after sign-off needs a reason"),
+            field_errors={"reason": [gettext("give the reason")]}) from None
 
 
 def reopen(match: Match) -> None:
