@@ -5,6 +5,7 @@ from __future__ import annotations
 from axes.utils import reset as reset_login_failures
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.models import StaffRole, Tournament
 from tournament.permissions import Perm, require
@@ -26,10 +27,12 @@ def unlock_account(actor: Actor, tournament: Tournament, username: str) -> int:
         raise ServiceError(str(error)) from None
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise ServiceError(f"there is no account {username!r}")
+        raise ServiceError(gettext("there is no account %(username)r") % {"username": username})
     if not actor.user.is_superuser and not StaffRole.objects.filter(
             tournament=tournament, user=user).exists():
-        raise ServiceError(f"{username} is not on the staff of {tournament.name}")
+        raise ServiceError(
+            gettext("%(username)s is not on the staff of %(tournament)s")
+            % {"username": username, "tournament": tournament.name})
     with transaction.atomic():
         cleared = reset_login_failures(username=user.get_username())
         audit(actor, tournament, "account.unlock",

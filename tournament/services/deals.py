@@ -16,6 +16,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring import deals as dealing
 from scoring.rules import DealScope
@@ -67,8 +68,9 @@ def new_key(actor: Actor, tournament: Tournament) -> DealKey:
     require(actor.user, tournament, Perm.VIEW_DEALS)
     with transaction.atomic():
         if secret_key(tournament) is not None:
-            raise ServiceError("the tournament has a secret key already; a new key is made "
-                               "only after it is revealed")
+            raise ServiceError(
+                gettext("the tournament has a secret key already; a new key is made only after "
+                        "it is revealed"))
         return _dealing_key(actor, tournament)
 
 
@@ -83,8 +85,9 @@ def set_public_value(actor: Actor, tournament: Tournament, value: str) -> DealKe
     with transaction.atomic():
         key = _dealing_key(actor, tournament)
         if key.deals.exists():
-            raise ServiceError(f"deal key {key.number} has made deals already; the public "
-                               "value can only be set before its first deal")
+            raise ServiceError(
+                gettext("deal key %(key)s has made deals already; the public value can only be "
+                        "set before its first deal") % {"key": key.number})
         key.public_value = value
         key.public_value_set_at = timezone.now()
         key.save(update_fields=["public_value", "public_value_set_at"])
@@ -113,15 +116,17 @@ def generate_deals(actor: Actor, round_: Round) -> list[Deal]:
         round_ = Round.objects.select_for_update().select_related("stage__tournament").get(
             pk=round_.pk)
         if round_.status == Round.Status.CLOSED:
-            raise ServiceError(f"{round_} is closed; its deals cannot be made now")
+            raise ServiceError(
+                gettext("%(round)s is closed; its deals cannot be made now") % {"round": round_})
         if round_.deals.exists():
-            raise ServiceError(f"the deals of {round_} have been made already")
+            raise ServiceError(
+                gettext("the deals of %(round)s have been made already") % {"round": round_})
         extra = max(round_.matches.values_list("extra_hands", flat=True), default=0)
         hands = round_.hands_per_match + extra
         places = [_place(round_, deal_set, hand)
                   for deal_set in deal_sets(round_) for hand in range(1, hands + 1)]
         if not places:
-            raise ServiceError(f"{round_} has no match to deal for")
+            raise ServiceError(gettext("%(round)s has no match to deal for") % {"round": round_})
         key = _dealing_key(actor, tournament)
         made = Deal.objects.bulk_create(_deals(round_, key, places))
         audit(actor, tournament, "deals.generate",
@@ -158,9 +163,10 @@ def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
         old = Deal.objects.select_for_update().select_related("round__stage__tournament").get(
             pk=deal.pk)
         if not old.is_current:
-            raise ServiceError("this deal has already been replaced")
+            raise ServiceError(gettext("this deal has already been replaced"))
         if old.round.status == Round.Status.CLOSED:
-            raise ServiceError(f"{old.round} is closed; its deals are history now")
+            raise ServiceError(
+                gettext("%(round)s is closed; its deals are history now") % {"round": old.round})
         reserve = (Deal.objects.filter(round=old.round, deal_set=old.deal_set, hand=old.hand)
                    .order_by("-reserve").values_list("reserve", flat=True).first()) + 1
         key = _dealing_key(actor, tournament)
@@ -190,17 +196,20 @@ def reveal_key(actor: Actor, tournament: Tournament) -> DealKey:
         key = DealKey.objects.select_for_update().filter(tournament=tournament,
                                                          revealed_at=None).first()
         if key is None:
-            raise ServiceError("there is no secret key to reveal")
+            raise ServiceError(gettext("there is no secret key to reveal"))
         if not key.deals.exists():
-            raise ServiceError(f"deal key {key.number} has made no deal yet; there is "
-                               "nothing to check with it")
+            raise ServiceError(
+                gettext("deal key %(key)s has made no deal yet; there is nothing to check with it")
+                % {"key": key.number})
         open_rounds = (Round.objects.filter(deals__key=key).exclude(status=Round.Status.CLOSED)
                        .select_related("stage").distinct().order_by("stage__order", "number"))
         names = [str(round_) for round_ in open_rounds]
         if names:
-            raise ServiceError(f"deal key {key.number} dealt rounds that are not closed ("
-                               + ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
-                               + "); revealing it now would reveal their deals")
+            raise ServiceError(
+                gettext("deal key %(key)s dealt rounds that are not closed (%(rounds)s); "
+                        "revealing it now would reveal their deals")
+                % {"key": key.number,
+                   "rounds": ", ".join(names[:5]) + (", …" if len(names) > 5 else "")})
         key.revealed_at = timezone.now()
         key.save(update_fields=["revealed_at"])
         audit(actor, tournament, "deals.reveal",

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.models import Match, Penalty, Player, Round, Stage, Team
 from tournament.permissions import Perm, require
@@ -229,7 +230,8 @@ def undo_penalty(actor: Actor, penalty: Penalty, reason: str) -> Penalty:
                    .select_related("team", "player", "round__stage__tournament", "match")
                    .get(pk=penalty.pk))
         if penalty.undone_at is not None:
-            raise ServiceError(f"this {penalty.get_kind_display()} was already undone")
+            raise ServiceError(
+                gettext("this %(kind)s was already undone") % {"kind": penalty.get_kind_display()})
         stage = penalty.round.stage
         before = withdrawn_in(stage, team_wide)
         undone = [penalty]

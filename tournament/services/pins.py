@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.hashers import PinHasher
 from tournament.models import Player, Table, Tournament
@@ -84,8 +85,10 @@ def check_pin(tournament: Tournament, player: Player, pin: str | None, *, table:
                            field_errors={"pin": ["PIN entry is locked"]})
     if not (pin or "").strip():
         # Nobody guessed anything: a forgotten PIN field is not counted.
-        raise ServiceError(f"type the PIN of {player.name} (seat {seat})",
-                           field_errors={"pin": ["type the PIN"]})
+        raise ServiceError(
+            gettext("type the PIN of %(player)s (seat %(seat)s)")
+            % {"player": player.name, "seat": seat},
+            field_errors={"pin": [gettext("type the PIN")]})
     if not pin_matches(player, pin):
         raise WrongPin(player, table, seat)
     changes = {}
@@ -162,7 +165,8 @@ def lift_pin_lock(actor: Actor, player: Player) -> Player:
         player = lock(players=[player]).one("players")
         locked = is_locked(player)
         if not locked and not player.pin_failures:
-            raise ServiceError(f"PIN entry for {player.name} is not locked")
+            raise ServiceError(
+                gettext("PIN entry for %(player)s is not locked") % {"player": player.name})
         failures = player.pin_failures
         player.pin_failures, player.pin_locked_until = 0, None
         player.save(update_fields=["pin_failures", "pin_locked_until"])

@@ -15,6 +15,7 @@ seeds are taken from them (docs/invariants.md).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.models import Match, Round, Stage, StageTeam
 from tournament.permissions import Perm, require
@@ -33,11 +34,13 @@ def set_qualification(actor: Actor, stage: Stage, *, qualify_from: Stage | int |
     with transaction.atomic():
         stage = Stage.objects.select_for_update().get(pk=stage.pk)
         if stage.kind != Stage.Kind.KNOCKOUT:
-            raise ServiceError(f"{stage.name} is not a knockout; only a knockout is seeded "
-                               "from the standings of another stage")
+            raise ServiceError(
+                gettext("%(stage)s is not a knockout; only a knockout is seeded from the "
+                        "standings of another stage") % {"stage": stage.name})
         if stage.rounds.exists():
-            raise ServiceError(f"{stage.name} has started; its qualification no longer "
-                               "changes")
+            raise ServiceError(
+                gettext("%(stage)s has started; its qualification no longer changes")
+                % {"stage": stage.name})
         source, per_group, extra = qualification_settings(
             tournament, kind=stage.kind, order=stage.order, qualify_from=qualify_from,
             qualifiers_per_group=qualifiers_per_group, extra_qualifiers=extra_qualifiers)
@@ -65,8 +68,9 @@ def seed_from_standings(actor: Actor, stage: Stage) -> list[StageTeam]:
             pk__in=[stage.pk, source_id] if source_id else [stage.pk]).order_by("order")}
         knockout = stages[stage.pk]
         if knockout.qualify_from_id != source_id:
-            raise ServiceError(f"the qualification of {knockout.name} changed meanwhile; "
-                               "reload the page and check the seeds again")
+            raise ServiceError(
+                gettext("the qualification of %(knockout)s changed meanwhile; reload the page "
+                        "and check the seeds again") % {"knockout": knockout.name})
         if source_id is not None:
             lock(rounds=Round.objects.filter(stage_id=source_id).values_list("pk", flat=True),
                  matches=Match.objects.filter(round__stage_id=source_id)
@@ -74,8 +78,10 @@ def seed_from_standings(actor: Actor, stage: Stage) -> list[StageTeam]:
         knockout.tournament = tournament
         plan = qualification(knockout)
         if plan.problems or plan.error:
-            raise ServiceError(f"{knockout.name} cannot be seeded from the standings now: "
-                               + " ".join([*plan.problems, *filter(None, [plan.error])]))
+            raise ServiceError(
+                gettext("%(knockout)s cannot be seeded from the standings now: %(problems)s")
+                % {"knockout": knockout.name,
+                   "problems": " ".join([*plan.problems, *filter(None, [plan.error])])})
         entries = save_entries(knockout, [seed.team for seed in plan.seeds])
         used = plan.standings_used()
         audit(actor, tournament, "stage.seeded",

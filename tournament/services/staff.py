@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.models import Role, StaffRole, Tournament
 from tournament.permissions import Perm, forget_cached_roles, require
@@ -34,13 +35,13 @@ def _clean_username(username: str | None) -> str:
         raise ServiceError(str(error), field_errors={"username": [str(error)]}) from None
     username = get_user_model().normalize_username(username)
     if len(username) > 150:  # NFKC can lengthen a name: "ﷺ" is eighteen letters
-        message = "user name is longer than 150 characters"
+        message = gettext("user name is longer than 150 characters")
         raise ServiceError(message, field_errors={"username": [message]})
     try:
         UnicodeUsernameValidator()(username)
     except ValidationError:
-        message = (f"user name {username!r} may only contain letters, digits "
-                   "and @ . + - _")
+        message = (gettext("user name %(username)r may only contain letters, digits and "
+                           "@ . + - _") % {"username": username})
         raise ServiceError(message, field_errors={"username": [message]}) from None
     return username
 
@@ -54,20 +55,22 @@ def assign_role(
     require(actor.user, tournament, Perm.MANAGE_STAFF)
     username = _clean_username(username)
     if role not in Role.values:
-        raise ServiceError(f"unknown role {role!r}")
+        raise ServiceError(gettext("unknown role %(role)r") % {"role": role})
     if is_chief_referee and role != Role.REFEREE:
-        raise ServiceError("only a referee can be the chief referee")
+        raise ServiceError(gettext("only a referee can be the chief referee"))
     User = get_user_model()
     password = None
     with transaction.atomic():
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
             if not create_account:
-                raise ServiceError(f"there is no account {username!r}; tick 'create account'")
+                raise ServiceError(
+                    gettext("there is no account %(username)r; tick 'create account'")
+                    % {"username": username})
             password = _new_password()
             user = User.objects.create_user(username=username, password=password)
         if user == actor.user and role != Role.DIRECTOR and not user.is_superuser:
-            raise ServiceError("you cannot take your own director role away")
+            raise ServiceError(gettext("you cannot take your own director role away"))
         staff, _created = StaffRole.objects.update_or_create(
             tournament=tournament, user=user,
             defaults={"role": role, "is_chief_referee": is_chief_referee},
@@ -84,7 +87,7 @@ def remove_role(actor: Actor, staff: StaffRole) -> None:
     tournament = staff.tournament
     require(actor.user, tournament, Perm.MANAGE_STAFF)
     if staff.user == actor.user:
-        raise ServiceError("you cannot remove your own role")
+        raise ServiceError(gettext("you cannot remove your own role"))
     with transaction.atomic():
         name = staff.user.get_username()
         staff.delete()

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.utils.translation import gettext
 
 from tournament.models import Group, Stage, StageTeam, Team, Tournament
 from tournament.permissions import Perm, require
@@ -70,9 +71,9 @@ def create_stage(
     except ValueError as error:
         raise ServiceError(str(error)) from None
     if kind not in Stage.Kind.values:
-        raise ServiceError(f"unknown kind of stage {kind!r}")
+        raise ServiceError(gettext("unknown kind of stage %(kind)r") % {"kind": kind})
     if kind == Stage.Kind.SWISS and not swiss_rounds:
-        raise ServiceError("a Swiss stage needs the number of rounds it will have")
+        raise ServiceError(gettext("a Swiss stage needs the number of rounds it will have"))
     if kind != Stage.Kind.SWISS:
         swiss_rounds = None
     with transaction.atomic():
@@ -91,7 +92,8 @@ def create_stage(
                     extra_qualifiers=extra,
                 )
         except IntegrityError:
-            raise ServiceError(f"there is already a stage called {name!r}") from None
+            raise ServiceError(gettext("there is already a stage called %(name)r")
+                               % {"name": name}) from None
         audit(actor, tournament, "stage.create",
               f"{actor.name} created the stage {stage.name} ({stage.get_kind_display()})"
               + (f", seeded from the standings of {source.name}: {per_group} per group"
@@ -104,8 +106,8 @@ def create_stage(
 def _check_can_change_entries(stage: Stage) -> None:
     if stage.rounds.exists():
         raise ServiceError(
-            f"{stage.name} already has rounds; undo them before changing its teams"
-        )
+            gettext("%(stage)s already has rounds; undo them before changing its teams")
+            % {"stage": stage.name})
 
 
 def _forget_schedule(stage: Stage) -> None:
@@ -118,11 +120,12 @@ def _forget_schedule(stage: Stage) -> None:
 def _resolve_teams(stage: Stage, teams: Sequence[Team | int]) -> list[Team]:
     ids = [t.pk if isinstance(t, Team) else int(t) for t in teams]
     if len(set(ids)) != len(ids):
-        raise ServiceError("a team is listed twice")
+        raise ServiceError(gettext("a team is listed twice"))
     found = {t.pk: t for t in stage.tournament.teams.filter(pk__in=ids)}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise ServiceError(f"team(s) {missing} are not in this tournament")
+        raise ServiceError(
+            gettext("team(s) %(missing)s are not in this tournament") % {"missing": missing})
     return [found[i] for i in ids]
 
 
@@ -130,7 +133,7 @@ def enter_teams(actor: Actor, stage: Stage, teams: Sequence[Team | int]) -> list
     """Enter teams in a Swiss or knockout stage, in ranking (seed) order."""
     require(actor.user, stage.tournament, Perm.MANAGE_ROUNDS)
     if stage.kind == Stage.Kind.GROUPS:
-        raise ServiceError("teams enter a group stage through the group allotment")
+        raise ServiceError(gettext("teams enter a group stage through the group allotment"))
     with transaction.atomic():
         stage = Stage.objects.select_for_update().get(pk=stage.pk)
         _check_can_change_entries(stage)
@@ -146,7 +149,7 @@ def save_entries(stage: Stage, ordered: Sequence[Team]) -> list[StageTeam]:
     """Replace the teams of a Swiss or knockout stage (locked, without rounds: the caller
     checks) by ``ordered``, numbered 1, 2, … (the seeds)."""
     if len(ordered) < 2:
-        raise ServiceError("a stage needs at least two teams")
+        raise ServiceError(gettext("a stage needs at least two teams"))
     stage.entries.all().delete()
     _forget_schedule(stage)
     return StageTeam.objects.bulk_create(
@@ -162,12 +165,13 @@ def allot_groups(
     its Berger numbers."""
     require(actor.user, stage.tournament, Perm.MANAGE_ROUNDS)
     if stage.kind != Stage.Kind.GROUPS:
-        raise ServiceError(f"{stage.name} is not a group stage")
+        raise ServiceError(gettext("%(stage)s is not a group stage") % {"stage": stage.name})
     if not groups or len(groups) > MAX_GROUPS:
-        raise ServiceError(f"a group stage needs 1 to {MAX_GROUPS} groups")
+        raise ServiceError(
+            gettext("a group stage needs 1 to %(most)s groups") % {"most": MAX_GROUPS})
     names = list(names or string.ascii_uppercase[: len(groups)])
     if len(names) != len(groups) or len(set(names)) != len(names):
-        raise ServiceError("every group needs its own name")
+        raise ServiceError(gettext("every group needs its own name"))
     with transaction.atomic():
         stage = Stage.objects.select_for_update().get(pk=stage.pk)
         _check_can_change_entries(stage)
@@ -175,7 +179,8 @@ def allot_groups(
         by_id = {t.pk: t for t in everyone}
         for name, members in zip(names, groups, strict=True):
             if len(members) < 2:
-                raise ServiceError(f"group {name} needs at least two teams")
+                raise ServiceError(
+                    gettext("group %(name)s needs at least two teams") % {"name": name})
         stage.entries.all().delete()
         stage.groups.all().delete()
         _forget_schedule(stage)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scoring.pairing import SwapConflict, swap_conflicts
 from tournament.models import (
@@ -64,21 +65,24 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
     warnings: list[str] = []
     stage = round_.stage
     if round_.status != Round.Status.DRAFT:
-        errors.append(f"{round_} is {round_.get_status_display().lower()}; only a draft "
-                      "can be changed (undo it and draw again)")
+        errors.append(
+            gettext("%(round)s is %(status)s; only a draft can be changed (undo it and draw "
+                    "again)") % {"round": round_, "status": round_.get_status_display().lower()})
     if team_a.pk == team_b.pk:
-        errors.append("choose two different teams")
+        errors.append(gettext("choose two different teams"))
         return SwapCheck(tuple(errors), tuple(warnings))
     places = _places(round_)
     a, b = places.get(team_a.pk), places.get(team_b.pk)
     for team, place in ((team_a, a), (team_b, b)):
         if place is None:
-            errors.append(f"{team.code} is not in {round_}")
+            errors.append(
+                gettext("%(team)s is not in %(round)s") % {"team": team.code, "round": round_})
     if errors:
         return SwapCheck(tuple(errors), tuple(warnings))
     if a.match is not None and a.match == b.match:
-        warnings.append(f"{team_a.code} and {team_b.code} change sides: the other team deals "
-                        "first at table 1")
+        warnings.append(
+            gettext("%(team_a)s and %(team_b)s change sides: the other team deals first at table "
+                    "1") % {"team_a": team_a.code, "team_b": team_b.code})
         return SwapCheck(tuple(errors), tuple(warnings))
 
     new_opponents = {team_a: b.opponent, team_b: a.opponent}
@@ -87,31 +91,40 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
         met = _met_before(round_)
         for team, opponent in new_opponents.items():
             if opponent is not None and frozenset((team.pk, opponent.pk)) in met:
-                errors.append(f"{team.code} has already met {opponent.code} in {stage.name}")
+                errors.append(
+                    gettext("%(team)s has already met %(opponent)s in %(stage)s")
+                    % {"team": team.code, "opponent": opponent.code, "stage": stage.name})
     if stage.kind == Stage.Kind.GROUPS:
         groups = {t: _stage_entry(stage, t).group for t in (team_a, team_b)}
         if groups[team_a] != groups[team_b]:
-            errors.append(f"{team_a.code} is in {groups[team_a]} and {team_b.code} in "
-                          f"{groups[team_b]}; a group stage pairs teams of one group only")
+            errors.append(
+                gettext("%(team_a)s is in %(group_a)s and %(team_b)s in %(group_b)s; a group stage "
+                        "pairs teams of one group only")
+                % {"team_a": team_a.code, "group_a": groups[team_a], "team_b": team_b.code,
+                   "group_b": groups[team_b]})
         else:
             errors.extend(_round_robin_errors(round_, groups[team_a], team_a, team_b))
     elif stage.kind == Stage.Kind.KNOCKOUT:
         if round_.number > 1:
-            errors.append("winners advance in a knockout: only the first round's seeded "
-                          "bracket can be changed by hand")
+            errors.append(
+                gettext("winners advance in a knockout: only the first round's seeded bracket "
+                        "can be changed by hand"))
         else:
-            warnings.append("the seeded bracket changes: seeds no longer meet as planned")
+            warnings.append(gettext("the seeded bracket changes: seeds no longer meet as planned"))
     else:
         records = team_records(stage)
         for team, opponent in new_opponents.items():
             if opponent is not None and team.pk < opponent.pk:
                 mine, theirs = records[team.pk].match_points, records[opponent.pk].match_points
                 if mine != theirs:
-                    warnings.append(f"{team.code} ({mine} match points) would meet "
-                                    f"{opponent.code} ({theirs})")
+                    warnings.append(
+                        gettext("%(team)s (%(mine)s match points) would meet %(opponent)s "
+                                "(%(theirs)s)")
+                        % {"team": team.code, "mine": mine, "opponent": opponent.code,
+                           "theirs": theirs})
         for team, place in ((team_a, b), (team_b, a)):
             if place.match is None and records[team.pk].byes:
-                warnings.append(f"{team.code} would have a second bye")
+                warnings.append(gettext("%(team)s would have a second bye") % {"team": team.code})
     return SwapCheck(tuple(errors), tuple(warnings))
 
 
@@ -170,7 +183,8 @@ def swap_teams(actor: Actor, round_: Round, team_a: Team, team_b: Team,
         if check.errors:
             raise ServiceError("; ".join(check.errors))
         if check.warnings and not accept_warnings:
-            raise ServiceError("the swap needs your consent: " + "; ".join(check.warnings))
+            raise ServiceError(gettext("the swap needs your consent: %(warnings)s")
+                               % {"warnings": "; ".join(check.warnings)})
         places = _places(round_)
         a, b = places[team_a.pk], places[team_b.pk]
         _rebuild(round_, a, b, team_a, team_b)

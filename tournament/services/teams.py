@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
+from django.utils.translation import gettext
 
 from tournament.models import Player, Round, RoundEntry, Team, Tournament
 from tournament.models.team import TEAM_CODE_PATTERN
@@ -186,12 +187,16 @@ def _player_in_use(player: Player, protected: Iterable[object]) -> ServiceError:
     rounds = sorted({entry.round for entry in protected if isinstance(entry, RoundEntry)},
                     key=lambda r: (r.stage.order, r.number))
     if rounds:
-        message = (f"the reserve {player.name} plays in a line-up of "
-                   f"{'; '.join(str(r) for r in rounds)} and cannot be removed")
+        values = {"player": player.name, "rounds": "; ".join(str(r) for r in rounds)}
         if all(r.status in (Round.Status.DRAFT, Round.Status.PUBLISHED) for r in rounds):
-            message += "; change that line-up first"
+            message = gettext("the reserve %(player)s plays in a line-up of %(rounds)s and "
+                              "cannot be removed; change that line-up first") % values
+        else:
+            message = gettext("the reserve %(player)s plays in a line-up of %(rounds)s and "
+                              "cannot be removed") % values
     else:
-        message = f"the reserve {player.name} is still referenced and cannot be removed"
+        message = (gettext("the reserve %(player)s is still referenced and cannot be removed")
+                   % {"player": player.name})
     return ServiceError(message, field_errors={"reserve": [message]})
 
 
@@ -223,8 +228,8 @@ def insert_team(tournament: Tournament, entry: TeamEntry) -> Team:
     except IntegrityError:
         # Another director saved the same code, name or seed a moment ago.
         raise ServiceError(
-            f"team {entry.code} clashes with a team saved at the same time; reload and check"
-        ) from None
+            gettext("team %(code)s clashes with a team saved at the same time; reload and check")
+            % {"code": entry.code}) from None
     return team
 
 
@@ -243,8 +248,8 @@ def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
                 _save_players(team, entry)
         except IntegrityError:
             raise ServiceError(
-                f"team {entry.code} clashes with a team saved at the same time; reload and check"
-            ) from None
+                gettext("team %(code)s clashes with a team saved at the same time; reload and "
+                        "check") % {"code": entry.code}) from None
         after = team_entry_fields(team)
         changes = {k: [before[k], after[k]] for k in TEAM_FIELDS if before[k] != after[k]}
         if changes:
@@ -264,8 +269,8 @@ def delete_team(actor: Actor, team: Team) -> None:
             team.delete()
         except ProtectedError:
             raise ServiceError(
-                f"team {label} has played or been drawn and cannot be deleted"
-            ) from None
+                gettext("team %(label)s has played or been drawn and cannot be deleted")
+                % {"label": label}) from None
         audit(actor, tournament, "team.delete", f"{actor.name} deleted team {label}")
 
 
@@ -277,8 +282,9 @@ def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
     require(actor.user, player.team.tournament, Perm.MANAGE_TEAMS)
     pin = (pin or "").strip()
     if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ServiceError("a PIN is 4 to 8 digits 0-9",
-                           field_errors={"pin": ["4 to 8 digits 0-9"]})
+        raise ServiceError(
+            gettext("a PIN is 4 to 8 digits 0-9"),
+            field_errors={"pin": [gettext("4 to 8 digits 0-9")]})
     with transaction.atomic():
         player.pin_hash = hash_pin(pin) if pin else ""
         player.save(update_fields=["pin_hash"])
