@@ -26,6 +26,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.exceptions import DisallowedHost
 from django.dispatch import receiver
 from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
@@ -97,7 +98,8 @@ def mark_public(response, scope: str | None) -> None:
 
 def _entry_key(request) -> str:
     language = get_language_from_request(request, check_path=False)
-    digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    digest = hashlib.sha256(address.encode()).hexdigest()[:32]
     return f"public:page:{language}:{digest}"
 
 
@@ -111,9 +113,19 @@ def _scopes(request) -> list[str]:
 
 
 def _servable(request) -> bool:
-    return (request.method == "GET"
-            and settings.SESSION_COOKIE_NAME not in request.COOKIES
-            and "messages" not in request.COOKIES)
+    """An anonymous GET that the rest of the stack would not turn away: a host the site
+    serves (an unknown Host header goes on to be refused) and, when the site redirects to
+    HTTPS, a secure request."""
+    if (request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES
+            or "messages" in request.COOKIES):
+        return False
+    if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+        return False
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return False
+    return True
 
 
 def _answer(request, entry: dict) -> HttpResponse:

@@ -145,3 +145,18 @@ def test_the_language_switch_works_from_a_cached_page(client, tournament, event)
     assert "csrfmiddlewaretoken" not in page.content.decode()
     response = checked.post(reverse("set_language"), {"language": "zh-hans", "next": url})
     assert response.status_code == 302
+
+
+def test_a_host_the_site_does_not_serve_is_refused_not_served(client, tournament, event):
+    url = standings_url(tournament)
+    client.get(url)
+    assert client.get(url, HTTP_HOST="evil.example").status_code == 400
+
+
+def test_without_https_a_redirecting_site_redirects_first(client, tournament, event, settings):
+    url = standings_url(tournament)
+    client.get(url, secure=True)
+    settings.SECURE_SSL_REDIRECT = True
+    client = type(client)()  # the security middleware reads the setting when it starts
+    assert client.get(url).status_code == 301
+    assert client.get(url, secure=True)["X-Public-Cache"] == "hit"
