@@ -28,7 +28,7 @@ TEAMS = [("CHN", "中国红队"), ("ITA", "Italia"), ("FRA", "France Équipe de 
          ("ESP", "España")]
 
 # What is wrong with a page, as a list of sentences; empty when nothing is.
-AUDIT = """() => {
+AUDIT = r"""() => {
   const problems = [];
   const visible = e => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length);
   if (document.documentElement.scrollWidth > window.innerWidth) {
@@ -64,6 +64,10 @@ AUDIT = """() => {
       || field.getAttribute('aria-labelledby') || field.title;
     if (!labelled) problems.push('a field without a label: ' + (field.name || field.id));
   }
+  for (const e of document.querySelectorAll('[aria-describedby]'))
+    for (const id of e.getAttribute('aria-describedby').split(/\s+/))
+      if (id && !document.getElementById(id))
+        problems.push('aria-describedby of ' + (e.name || e.id) + ' names no element: ' + id);
   const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
   const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (twice.length) problems.push('ids used twice: ' + [...new Set(twice)].join(', '));
