@@ -74,3 +74,63 @@ def test_in_chinese_a_separation_names_its_criterion_in_chinese():
         text = separation_text(Separation("head_to_head", (5, 3), (3, 0), ""))
         assert "head-to-head" not in text and "5" in text and "+3" in text
         assert criterion_value("wins", 2) != "2 wins"
+
+
+# --- error messages --------------------------------------------------------------------------
+
+from scoring.errors import RuleError  # noqa: E402
+from tournament.services.base import ServiceError  # noqa: E402
+from tournament.services.hands import HandEntry, score_entry  # noqa: E402
+from tournament.wording import rule_message  # noqa: E402
+
+
+def _rule_error(*hand, **options) -> RuleError:
+    with pytest.raises(RuleError) as caught:
+        score_hand(*hand, **options)
+    return caught.value
+
+
+def _service_error(entry: HandEntry) -> ServiceError:
+    with pytest.raises(ServiceError) as caught:
+        score_entry(entry, Rules())
+    return caught.value
+
+
+def test_in_english_a_rule_error_reads_as_scoring_words_it():
+    for hand in (("knock", 0, 12), ("knock", 11, 30), ("gin", 7, 30), ("knock", "x", 3)):
+        error = _rule_error(*hand)
+        assert error.template
+        with translation.override("en"):
+            assert rule_message(error) == str(error)
+    assert str(_rule_error("knock", 0, 12)) == "a knock with deadwood 0 is gin; enter it as gin"
+    assert str(_rule_error("knock", 11, 30)) == (
+        "a knock with deadwood 11 is above the knock limit 10: record it as a false knock")
+    assert rule_message(ValueError("plain")) == "plain"
+
+
+def test_in_english_service_errors_are_unchanged():
+    with translation.override("en"):
+        assert _service_error(HandEntry("draw", 1, None, None, None, None)).message == (
+            "a draw has no declarer")
+        error = _service_error(HandEntry("knock", 1, 0, 12, None, None))
+        assert error.message == "a knock with deadwood 0 is gin; enter it as gin"
+
+
+# These two read the Chinese catalogue: they pass once the msgids of /tmp/i18n/t2.json are
+# merged into tournament/locale and compiled.
+def test_in_chinese_a_rule_error_reaches_the_scorer_translated():
+    error = _rule_error("knock", 11, 30)
+    with translation.override("zh-hans"):
+        assert rule_message(error) == "散牌 11 的敲牌超过了敲牌上限 10：请记为错误敲牌"  # noqa: RUF001
+        assert rule_message(_rule_error("knock", "x", 3)) == (
+            "敲牌者的散牌点数必须是整数，而不是 'x'")  # noqa: RUF001
+        service = _service_error(HandEntry("knock", 1, 0, 12, None, None))
+    assert service.message == "散牌为 0 的敲牌就是金；请按金录入"  # noqa: RUF001
+    assert service.field_errors == {"declarer_deadwood": [service.message]}
+
+
+def test_in_chinese_a_service_error_reaches_the_reader_translated():
+    with translation.override("zh-hans"):
+        error = _service_error(HandEntry("draw", 1, None, None, None, None))
+    assert error.message == "和局没有宣告方"
+    assert error.field_errors == {"declarer_seat": ["和局没有宣告方"]}

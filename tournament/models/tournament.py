@@ -18,6 +18,7 @@ from scoring.rules import (
     KNOCK_LIMIT_RANGE,
     KNOCKOUT_TIEBREAK_HANDS_RANGE,
 )
+from tournament.wording import rule_message
 
 
 def _range_validators(limits: tuple[int, int]) -> list:
@@ -40,7 +41,7 @@ def validate_tiebreak_order(value: str) -> None:
     try:
         parse_tiebreak_order(value)
     except RuleError as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(rule_message(error)) from None
 
 
 def parse_tiebreak_order(value: str) -> tuple[Tiebreak, ...]:
@@ -267,4 +268,4 @@ class Tournament(models.Model):
         try:
             self.rules  # noqa: B018 - building the value is the validation
         except (RuleError, TypeError) as error:
-            raise ValidationError(str(error)) from None
+            raise ValidationError(rule_message(error)) from None

@@ -42,6 +42,7 @@ from scoring.placings import final_ranking as rank_places
 from scoring.seating import Side
 from tournament.models import Group, Match, Round, RoundEntry, Stage, Team, TeamResult, Tournament
 from tournament.selectors.standings import StageData, StageStandings, read_stage, tables_of
+from tournament.wording import rule_message
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ def qualification(stage: Stage) -> Qualification:
         ids = qualifiers([[p.as_group_place() for p in group] for group in places.groups],
                          stage.qualifiers_per_group, stage.extra_qualifiers)
     except RuleError as error:
-        result.error = str(error)
+        result.error = rule_message(error)
         return result
     by_team = places.by_team
     regular = stage.qualifiers_per_group * len(places.groups)
@@ -363,7 +364,7 @@ def final_places(tournament: Tournament) -> FinalRanking:
         ranked = rank_places(played, third_place=third_place, before=order,
                              not_qualified=[t for t in order if t not in qualified])
     except RuleError as error:
-        result.missing.append(str(error))
+        result.missing.append(rule_message(error))
         return result
     rounds = len(played)
     by_team = places.by_team if places is not None else {}

@@ -13,6 +13,7 @@ from tournament.services import Actor, ServiceError
 from tournament.services.draw import generate_round, next_round_number
 from tournament.services.stages import allot_groups, create_stage, enter_teams, teams_in_seed_order
 from tournament.views.access import staff_view
+from tournament.wording import rule_message
 
 
 @staff_view(Perm.MANAGE_ROUNDS)
@@ -77,7 +78,7 @@ def stage_groups(request, tournament, pk):
                                       form.cleaned_data["group_count"])
                 allot_groups(actor, stage, groups)
             except RuleError as error:
-                form.add_error("group_count", str(error))
+                form.add_error("group_count", rule_message(error))
             except ServiceError as error:
                 form.add_service_error(error)
             else:
