@@ -69,7 +69,14 @@ def font_for(text: str, *, bold: bool = False) -> str:
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    return sum(pdfmetrics.stringWidth(piece, font, size) for piece, font in runs(text, bold=bold))
+    return size * _unit_width(text, bold, cjk_font())
+
+
+@functools.lru_cache(maxsize=8192)
+def _unit_width(text: str, bold: bool, cjk: str) -> float:
+    # At 1 pt; a text is fitted, then drawn centred or right-aligned: measured once.
+    # (The CJK font is in the key: a test may change the setting.)
+    return sum(pdfmetrics.stringWidth(piece, font, 1) for piece, font in runs(text, bold=bold))
 
 
 def fit_text(text: str, size: float, width: float, *, bold: bool = False,
@@ -144,10 +151,12 @@ class Document(abc.ABC):
         if align != "left":
             width = text_width(text, size, bold=bold)
             x -= width / 2 if align == "center" else width
+        # One text object for the whole line: each run sets its font and moves on by itself.
+        line = c.beginText(x, y)
         for piece, font in runs(text, bold=bold):
-            c.setFont(font, size)
-            c.drawString(x, y, piece)
-            x += pdfmetrics.stringWidth(piece, font, size)
+            line.setFont(font, size)
+            line.textOut(piece)
+        c.drawText(line)
         c.setFillGray(0)
 
     def render(self) -> bytes:

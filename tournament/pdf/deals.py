@@ -6,6 +6,7 @@ download.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
@@ -44,6 +45,7 @@ class DealSheet(Document):
         super().__init__(paper_name=paper_name,
                          title=_("Deal sheet — %(round)s") % {"round": round_})
         self.boxes = boxes
+        self._forms: set[str] = set()
 
     def draw_pages(self) -> None:
         half = (self.height - 2 * self.margin) / 2
@@ -63,40 +65,76 @@ class DealSheet(Document):
         self.text(m, top - 8 * mm, _deal_title(deal), size=16, bold=True)
         self.text(self.width - m, top - 8 * mm,
                   _("%(n)d boxes") % {"n": copies}, size=11, align="right", colour=0.3)
+        self._place(self._furniture(top, height), 0, 0)
         y = top - 20 * mm
-        for label, hand in ((_("Dealer — 11 cards"), cards.dealer),
-                            (_("Non-dealer — 10 cards"), cards.non_dealer)):
-            self.text(m, y, label, size=10, bold=True, colour=0.3)
+        for hand in (cards.dealer, cards.non_dealer):
             self._hand_by_suit(m + 45 * mm, y - 1 * mm, hand)
             y -= 16 * mm
-        self.text(m, y, _("Stock, top card first"), size=10, bold=True, colour=0.3)
         y -= 9 * mm
         column = (self.width - 2 * m) / 8
         for position, card in enumerate(cards.stock):
             row, col = divmod(position, 8)
-            x = m + col * column
-            self.text(x, y - row * 9 * mm, f"{position + 1}.", size=9, colour=0.45)
-            self._card(x + 7 * mm, y - row * 9 * mm, card, size=15)
+            self._place(self._card(card, 15), m + col * column + 7 * mm, y - row * 9 * mm)
         check = _("Check: ") + " ".join(map(str, cards.order))
         self.text(m, top - height + 6 * mm, check,
                   size=fit_text(check, 6.5, self.width - 2 * m, min_size=4), colour=0.35)
-        self.canvas.setStrokeGray(0.8)
-        self.canvas.line(m, top - height + 2 * mm, self.width - m, top - height + 2 * mm)
-        self.canvas.setStrokeGray(0)
+
+    # What repeats is drawn once, as a form that each deal shows again: the headings, the
+    # stock's numbers and rule of each half page, each card and suit symbol (a deal sheet
+    # of 2,048 deals drew 240,000 text runs).
+    def _form(self, name: str, draw) -> str:
+        if name not in self._forms:
+            self._forms.add(name)
+            self.canvas.beginForm(name)
+            draw()
+            self.canvas.endForm()
+        return name
+
+    def _place(self, form: str, x: float, y: float) -> None:
+        # The graphics state saved and moved by PDF operators: reportlab's saveState and
+        # translate keep a Python copy of the state, 80,000 times a deal sheet.
+        c = self.canvas
+        c.addLiteral(f"q 1 0 0 1 {x:.2f} {y:.2f} cm")
+        c.doForm(form)
+        c.addLiteral("Q")
+
+    def _furniture(self, top: float, height: float) -> str:
+        def draw() -> None:
+            m = self.margin
+            y = top - 20 * mm
+            for label in (_("Dealer — 11 cards"), _("Non-dealer — 10 cards")):
+                self.text(m, y, label, size=10, bold=True, colour=0.3)
+                y -= 16 * mm
+            self.text(m, y, _("Stock, top card first"), size=10, bold=True, colour=0.3)
+            y -= 9 * mm
+            column = (self.width - 2 * m) / 8
+            for position in range(31):
+                row, col = divmod(position, 8)
+                self.text(m + col * column, y - row * 9 * mm, f"{position + 1}.", size=9,
+                          colour=0.45)
+            self.canvas.setStrokeGray(0.8)
+            self.canvas.line(m, top - height + 2 * mm, self.width - m, top - height + 2 * mm)
+            self.canvas.setStrokeGray(0)
+
+        return self._form(f"half{round(top)}", draw)
+
+    def _card(self, card: Card, size: float) -> str:
+        def draw() -> None:
+            self.text(0, 0, _rank(card), size=size, bold=True, colour=_colour(card.suit))
+            self._symbol((6 if card.rank == 10 else 3.5) * mm, 0, card.suit, size=size)
+
+        return self._form(f"card{card}-{size}", draw)
 
     def _hand_by_suit(self, x: float, y: float, hand: Iterable[Card]) -> None:
         by_suit = {suit: sorted((c for c in hand if c.suit == suit), key=lambda c: c.rank)
                    for suit in SUIT_ORDER}
         for suit in SUIT_ORDER:
             cards = by_suit[suit]
-            self._symbol(x, y, suit, size=20)
+            self._place(self._form(f"suit{suit.name}", lambda suit=suit: self._symbol(
+                0, 0, suit, size=20)), x, y)
             ranks = " ".join(_rank(c) for c in cards) or "—"
             self.text(x + 7 * mm, y, ranks, size=15, bold=True, colour=_colour(suit))
             x += 9 * mm + max(len(cards), 1) * 6.5 * mm
-
-    def _card(self, x: float, y: float, card: Card, *, size: float) -> None:
-        self.text(x, y, _rank(card), size=size, bold=True, colour=_colour(card.suit))
-        self._symbol(x + (6 if card.rank == 10 else 3.5) * mm, y, card.suit, size=size)
 
     def _symbol(self, x: float, y: float, suit: Suit, *, size: float) -> None:
         c = self.canvas
@@ -153,23 +191,30 @@ class BoxLabels(Document):
         c.setStrokeGray(0)
 
     def _label(self, box, x: float, y: float, w: float, h: float) -> None:
+        words = self._words
         pad = 3 * mm
         inner = w - 2 * pad
         line = h / 5.2
-        head = _("Hand %(hand)d · Table %(table)d") % {"hand": box.hand,
-                                                       "table": box.table.number}
+        head = words["head"] % {"hand": box.hand, "table": box.table.number}
         self.text(x + pad, y - line, head, size=fit_text(head, 13, inner, bold=True),
                   bold=True)
-        sub = f"{self.round_label} · " + _("match %(m)d") % {"m": box.table.match.number}
+        sub = f"{self.round_label} · " + words["match"] % {"m": box.table.match.number}
         if box.deal.reserve:
-            sub += " · " + _("reserve deal %(n)d") % {"n": box.deal.reserve}
+            sub += " · " + words["reserve"] % {"n": box.deal.reserve}
         self.text(x + pad, y - 1.9 * line, sub, size=fit_text(sub, 7.5, inner), colour=0.3)
-        for n, (role, seat) in enumerate(((_("Dealer (11)"), box.dealer),
-                                         (_("Non-dealer (10)"), box.non_dealer))):
-            text = (f"{role}: " + _("seat %(s)d") % {"s": seat.seat}
+        for n, (role, seat) in enumerate(((words["dealer"], box.dealer),
+                                         (words["non_dealer"], box.non_dealer))):
+            text = (f"{role}: " + words["seat"] % {"s": seat.seat}
                     + f" · {seat.player.name} ({seat.team.code})")
             self.text(x + pad, y - (3.0 + n) * line, text, size=fit_text(text, 8.5, inner),
                       bold=n == 0)
+
+    @functools.cached_property
+    def _words(self) -> dict[str, str]:
+        # Translated once for the document: 4,096 labels would look each up six times.
+        return {"head": _("Hand %(hand)d · Table %(table)d"), "match": _("match %(m)d"),
+                "reserve": _("reserve deal %(n)d"), "dealer": _("Dealer (11)"),
+                "non_dealer": _("Non-dealer (10)"), "seat": _("seat %(s)d")}
 
 
 class PackingList(TabularDocument):

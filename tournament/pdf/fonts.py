@@ -86,7 +86,13 @@ def _register(path: str | None) -> str:
 
 def cjk_font() -> str:
     """The registered name of the font for Chinese text, loaded on first use."""
-    return _register(choose().path)
+    return _font(settings.PDF_CJK_FONT, DEBIAN_FONT)
+
+
+@functools.lru_cache(maxsize=8)
+def _font(configured: str, debian: str) -> str:
+    # Looked for once per setting, not at every Chinese name of a document.
+    return _register(choose(configured).path)
 
 
 @checks.register()

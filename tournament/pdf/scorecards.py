@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.graphics import renderPDF
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib.units import mm
 
 from scoring.match import match_points
 from scoring.rules import DEFAULT_RULES, DrawRule, Rules
 from tournament.pdf.base import Document, fit_text, text_width
+from tournament.pdf.qr import QrEncoder, draw_modules
 from tournament.selectors.draw import MatchPlan, RoundPlan, TablePlan
 
 COLUMNS = (  # heading, share of the width
@@ -43,6 +41,8 @@ class Scorecards(Document):
         # The legend and the number of hands follow the rules the round is played under.
         self.rules = rules or (plan.round.rules if plan else DEFAULT_RULES)
         self.hands = self.rules.hands_per_match
+        self.qr = QrEncoder()
+        self._forms: dict[tuple, str] = {}
 
     def draw_pages(self) -> None:
         if self.blank:
@@ -95,6 +95,18 @@ class Scorecards(Document):
         self._grid(table, hands, y)
 
     def _grid(self, table: TablePlan | None, hands: int, top: float) -> None:
+        """The grid, the signature lines and the legend are alike on every card with the
+        same hands and dealers: drawn once as a form that each page shows again."""
+        key = (hands, table.dealer_seats if table else None, top)
+        name = self._forms.get(key)
+        if name is None:
+            name = self._forms[key] = f"grid{len(self._forms)}"
+            self.canvas.beginForm(name)
+            self._draw_grid(table, hands, top)
+            self.canvas.endForm()
+        self.canvas.doForm(name)
+
+    def _draw_grid(self, table: TablePlan | None, hands: int, top: float) -> None:
         m, w = self.margin, self.width
         usable = w - 2 * m
         widths = [share * usable for _heading, share in COLUMNS]
@@ -145,12 +157,7 @@ class Scorecards(Document):
                       size=fit_text(line, size, width, bold=True), bold=True)
 
     def _qr(self, url: str, x: float, y: float, size: float) -> None:
-        widget = QrCodeWidget(url)
-        left, bottom, right, top = widget.getBounds()
-        drawing = Drawing(size, size, transform=[size / (right - left), 0, 0,
-                                                 size / (top - bottom), 0, 0])
-        drawing.add(widget)
-        renderPDF.draw(drawing, self.canvas, x, y)
+        draw_modules(self.canvas, self.qr.modules(url), x, y, size)
 
 
 def score_legend(rules: Rules) -> list[str]:

@@ -1,0 +1,282 @@
+"""Every printout of a 256-match round, and the heavy pages, timed (issue 15).
+
+    python bench/printing.py [--rebuild]
+
+Builds, once, two 512-team events of one round each (256 matches, 512 tables, 8 hands a
+table: 4,096 hand results), one with one deal set for the field and one with a deal set per
+match, and keeps them in ``var/bench/printing.sqlite3`` (``--rebuild`` makes them again).
+Then fetches, as the director through the Django test client (the views' own work: reading
+the round, rendering, the audit of a deal download), every printout of each round and the
+heavy HTML pages, and prints, each with its target met or not:
+
+- each printout's time (the median of three), size and peak memory (the peak of the
+  Python allocations while it is made, tracemalloc, a separate untimed run): targets
+  < 2 s and < 200 MB, scorecards < 1.5 s, box labels < 0.8 s;
+- each HTML page's time (the slowest of three) and size: targets < 300 ms, < 1 MB for the
+  public pages; the hand records of a round with many deals are split into a page per box,
+  so both its index and its heaviest box page are fetched.
+
+How the events are built: teams, the stage, the draw, the deals, publishing, starting, the
+256 sign-offs and closing go through the services; the hands, their approvals and the table
+signatures are written with ``bulk_create`` as in ``bench/standings.py`` (the entry path
+has its own benchmark, ``bench/entry.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.standings import random_entry  # noqa: E402  (after the path is set)
+
+TEAMS = 512
+HANDS = 8
+SEED = 2026
+SCOPES = {"round": "bench-print-field", "match": "bench-print-match"}
+MB = 1024 * 1024
+
+# kind, URL name, its target in seconds
+PRINTOUTS = (
+    ("draw by table", "director:round_pdf", "draw-by-table", 2.0),
+    ("draw by team", "director:round_pdf", "draw-by-team", 2.0),
+    ("table cards", "director:round_pdf", "table-cards", 2.0),
+    ("scorecards", "director:round_scorecards", "scorecards", 1.5),
+    ("result slips", "director:round_scorecards", "result-slips", 2.0),
+    ("deal sheet", "director:round_deals_pdf", "deal-sheet", 2.0),
+    ("box labels", "director:round_deals_pdf", "box-labels", 0.8),
+    ("packing list", "director:round_deals_pdf", "packing-list", 2.0),
+)
+
+
+def setup(rebuild: bool) -> None:
+    var = ROOT / "var" / "bench"
+    var.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("VAR_DIR", str(var))
+    database = var / "printing.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+    os.environ.setdefault("HTTPS", "0")
+    if rebuild:
+        database.unlink(missing_ok=True)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+
+
+# Building the events ----------------------------------------------------------------------
+
+def build(scope: str, slug: str) -> None:
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from tournament.models import Approval, HandResult, Stage, TableSignature, Tournament
+    from tournament.services import Actor
+    from tournament.services.deals import deal_set_of, generate_deals, make_key
+    from tournament.services.draw import generate_round
+    from tournament.services.hands import score_entry, seat_points
+    from tournament.services.rounds import close_round, publish_round, start_round
+    from tournament.services.signoff import sign_off_match
+    from tournament.services.stages import create_stage, enter_teams
+    from tournament.services.teams import create_team, parse_team_entry
+
+    started = time.perf_counter()
+    rng = random.Random(SEED)
+    Tournament.objects.filter(slug=slug).delete()
+    user = (get_user_model().objects.filter(username="bench").first()
+            or get_user_model().objects.create_superuser("bench", "", "bench-Pass-123"))
+    actor = Actor(user=user, ip="10.0.0.1", device="bench")
+    tournament = Tournament.objects.create(
+        name=f"Bench Printing Open ({scope})", slug=slug, starts_on=dt.date(2026, 1, 1),
+        ends_on=dt.date(2026, 1, 3), status="running", hands_per_match=HANDS,
+        deal_scope=scope)
+    make_key(actor, tournament)
+    # Every other team has Chinese names: the printouts switch fonts within a line.
+    teams = [create_team(actor, tournament, parse_team_entry(
+        {"code": f"T{n}", "name": f"队伍 {n}" if n % 2 else f"Team {n}",
+         "player1": f"王小明 {n}" if n % 2 else f"Anna {n}", "player2": f"Player B{n}"}))
+        for n in range(1, TEAMS + 1)]
+    stage = create_stage(actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(actor, stage, teams)
+    round_ = generate_round(actor, stage, expected_number=1)
+    generate_deals(actor, round_)
+    publish_round(actor, round_)
+    start_round(actor, round_)
+    rules = round_.rules
+    deals = {(deal.deal_set, deal.hand): deal for deal in round_.deals.filter(reserve=0)}
+    tables = list(round_.tables.select_related("match").order_by("number"))
+    results = []
+    for table in tables:
+        deal_set = deal_set_of(round_, table.match.number)
+        for hand in range(1, HANDS + 1):
+            entry = random_entry(rng)
+            score = score_entry(entry, rules)
+            seat1, seat2 = seat_points(score, entry.declarer_seat)
+            results.append(HandResult(
+                table=table, hand=hand, deal=deals[(deal_set, hand)], version=1,
+                outcome=score.outcome.value, declarer_seat=entry.declarer_seat,
+                declarer_deadwood=score.declarer_deadwood,
+                opponent_deadwood=score.opponent_deadwood, seat1_points=seat1,
+                seat2_points=seat2, explanation=score.explanation, entered_by=user,
+                request_token=uuid.uuid4()))
+    with transaction.atomic():
+        results = HandResult.objects.bulk_create(results, batch_size=2000)
+        Approval.objects.bulk_create(
+            (Approval(result=result, seat=seat, method="tap", recorded_by=user)
+             for result in results for seat in (1, 2)), batch_size=4000)
+        TableSignature.objects.bulk_create(
+            (TableSignature(table=table, seat=seat, method="tap", recorded_by=user)
+             for table in tables for seat in (1, 2)), batch_size=4000)
+    for match in round_.matches.select_related("round__stage__tournament", "home", "away"):
+        sign_off_match(actor, match)
+    close_round(actor, round_)
+    print(f"  {slug} built in {time.perf_counter() - started:.0f} s", flush=True)
+
+
+def event(slug: str):
+    from tournament.models import HandResult, Round, Tournament
+
+    tournament = Tournament.objects.filter(slug=slug).first()
+    round_ = (Round.objects.filter(stage__tournament=tournament, status=Round.Status.CLOSED)
+              .first() if tournament else None)
+    if round_ is None or HandResult.objects.filter(
+            table__round=round_, is_current=True).count() != TEAMS // 2 * 2 * HANDS:
+        return None
+    return tournament, round_
+
+
+# The measures -----------------------------------------------------------------------------
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def fetch(client, url: str):
+    gc.collect()
+    start = time.perf_counter()
+    response = client.get(url)
+    seconds = time.perf_counter() - start
+    assert response.status_code == 200, (url, response.status_code)
+    return response, seconds
+
+
+def peak_allocations(client, url: str) -> float:
+    """The peak of Python's allocations while the view runs, in MB (a separate run:
+    tracemalloc slows the allocations it counts)."""
+    gc.collect()
+    tracemalloc.start()
+    client.get(url)
+    _size, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / MB
+
+
+def measure_printouts(client, tournament, round_, failures: list[str]) -> None:
+    from django.urls import reverse
+
+    for name, url_name, kind, target in PRINTOUTS:
+        url = reverse(url_name, args=[tournament.slug, round_.pk, kind])
+        runs = [fetch(client, url) for _ in range(3)]
+        seconds = statistics.median(s for _r, s in runs)
+        size = len(runs[0][0].content)
+        peak = peak_allocations(client, url)
+        ok = seconds < target and peak < 200
+        if not ok:
+            failures.append(f"{tournament.deal_scope}: {name}")
+        print(f"  {name:13s} {seconds:6.3f} s  {size / MB:6.2f} MB  peak {peak:5.0f} MB  "
+              f"[target < {target:g} s, < 200 MB: {verdict(ok)}]", flush=True)
+
+
+def heavy_pages(tournament, round_) -> list[tuple[str, str, bool]]:
+    """(name, URL, public) of the pages that grow with the round."""
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    slug = tournament.slug
+    pages = [("director round page", reverse("director:round_detail", args=[slug, round_.pk]),
+              False),
+             ("progress page", reverse("director:round_progress", args=[slug, round_.pk]),
+              False),
+             ("public tournament page", reverse("public:tournament", args=[slug]), True),
+             ("public team list", reverse("public:teams", args=[slug]), True),
+             ("public draw", reverse("public:round", args=[slug, round_.pk]), True)]
+    records = reverse("public:hand_records", args=[slug, round_.pk])
+    pages.append(("hand records", records, True))
+    # When the records are split, the index links to a page per box: the heaviest is the
+    # box played by the most tables (all alike here), so the first is measured.
+    body = Client().get(records).content.decode()
+    box = re.search(rf'href="({re.escape(records)}[^"]+)"', body)
+    if box:
+        pages.append(("hand records, one box", box.group(1).replace("&amp;", "&"), True))
+    return pages
+
+
+def measure_pages(client, tournament, round_, failures: list[str]) -> None:
+    from django.test import Client
+
+    anonymous = Client()
+    for name, url, public in heavy_pages(tournament, round_):
+        reader = anonymous if public else client
+        fetch(reader, url)  # warm-up: templates compiled, translations loaded
+        runs = [fetch(reader, url) for _ in range(3)]
+        seconds = max(s for _r, s in runs)
+        size = len(runs[0][0].content)
+        ok = seconds < 0.3 and (size < MB or not public)
+        if not ok:
+            failures.append(f"{tournament.deal_scope}: {name}")
+        limit = "< 300 ms, < 1 MB" if public else "< 300 ms"
+        print(f"  {name:24s} {seconds * 1000:6.0f} ms  {size / 1024:7.0f} KiB  "
+              f"[target {limit}: {verdict(ok)}]", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rebuild", action="store_true", help="build the events again")
+    args = parser.parse_args()
+    setup(args.rebuild)
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    for scope, slug in SCOPES.items():
+        if event(slug) is None:
+            print(f"building {slug}: {TEAMS} teams, one round, {HANDS} hands a table, deal "
+                  f"scope {scope} (kept for the next runs)", flush=True)
+            build(scope, slug)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="bench"))
+    failures: list[str] = []
+    for scope, slug in SCOPES.items():
+        tournament, round_ = event(slug)
+        deals = round_.deals.count()
+        print(f"{TEAMS} teams, {TEAMS // 2} matches, {TEAMS} tables, deal scope {scope} "
+              f"({deals} deals):")
+        measure_printouts(client, tournament, round_, failures)
+        measure_pages(client, tournament, round_, failures)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of the whole process: {peak:.0f} MB")
+    print("every target met" if not failures else "targets NOT met: " + ", ".join(failures))
+
+
+if __name__ == "__main__":
+    main()
