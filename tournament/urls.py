@@ -47,6 +47,8 @@ public_patterns = [
     path("t/<slug:slug>/players/<int:pk>/", public.player_page, name="player"),
     path("t/<slug:slug>/penalties/", public.penalties, name="penalties"),
     path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
+    path("t/<slug:slug>/screen/", public.screen, name="screen"),
+    path("t/<slug:slug>/screen/fragment/", public.screen_fragment, name="screen_fragment"),
 ]
 
 director_patterns = [

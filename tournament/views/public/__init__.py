@@ -11,6 +11,7 @@ from tournament.views.public.event import (
     tournament_page,
 )
 from tournament.views.public.results import match_page, round_draw
+from tournament.views.public.screen import screen, screen_fragment
 from tournament.views.public.standings import (
     individual_standings,
     stage_standings,
@@ -21,6 +22,7 @@ from tournament.views.public.travellers import box_index, field_page, traveller
 
 __all__ = [
     "box_index", "deal_check", "field_page", "hand_records", "home", "individual_standings",
-    "match_page", "penalties", "player_page", "round_draw", "round_list", "stage_standings",
-    "standings", "team_list", "team_page", "tournament_page", "traveller",
+    "match_page", "penalties", "player_page", "round_draw", "round_list", "screen",
+    "screen_fragment", "stage_standings", "standings", "team_list", "team_page",
+    "tournament_page", "traveller",
 ]
