@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from tournament.api import api
 from tournament.views import entry, public
 from tournament.views.director import (
     audit,
@@ -144,6 +145,7 @@ director_patterns = [
 urlpatterns = [
     path("", include((public_patterns, "public"))),
     path("manage/", include((director_patterns, "director"))),
+    path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Without a CSRF token: public pages are cached whole and shared by every reader, and

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, QuerySet
 
 from scoring import seating
+from scoring.deals import Deal as DealCards
+from scoring.deals import deal_from_text
 from scoring.rules import DealScope
 from scoring.seating import Side
 from tournament.models import (
@@ -416,6 +418,25 @@ def player_matches(player: Player, views: PublicViews) -> list[PlayerMatch]:
 
 def player_row(standings: IndividualStandings, player: Player) -> IndividualRow | None:
     return next((row for row in standings.rows if row.player.pk == player.pk), None)
+
+
+def public_teams(tournament: Tournament) -> QuerySet[Team]:
+    """The tournament's teams by name (then code), each with its players (two queries)."""
+    return tournament.teams.prefetch_related("players").order_by("name", "code")
+
+
+def round_byes(round_: Round) -> list[Team]:
+    """The teams with a bye in the round, by code (one query)."""
+    return [entry.team for entry in RoundEntry.objects.filter(
+        round=round_, side=RoundEntry.Side.BYE).select_related("team").order_by("team__code")]
+
+
+def box_cards(deal: Deal, round_: Round) -> DealCards | None:
+    """A box's cards for anyone who is not staff: only once its round is closed, whatever
+    the live-results setting (a round in play never shows a card)."""
+    if round_.status != Round.Status.CLOSED:
+        return None
+    return deal_from_text(deal.cards)
 
 
 def team_entries(team: Team) -> list[RoundEntry]:

@@ -3,10 +3,10 @@ them (``selectors.visibility.public_view`` decides what of a round in play shows
 
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Match, Round, RoundEntry
+from tournament.models import Match, Round
 from tournament.selectors.draw import round_plan
 from tournament.selectors.penalties import match_penalties
-from tournament.selectors.public import match_lines, match_sheet
+from tournament.selectors.public import match_lines, match_sheet, round_byes
 from tournament.selectors.visibility import public_views
 from tournament.views.public.base import public_page, render_public
 
@@ -30,9 +30,7 @@ def round_draw(request, tournament, pk):
         views = public_views([round_], tournament=tournament)
         context.update(
             lines=match_lines(round_.matches.all(), views), view=views.of(round_.pk),
-            byes=[e.team for e in RoundEntry.objects.filter(
-                round=round_, side=RoundEntry.Side.BYE).select_related("team")
-                .order_by("team__code")])
+            byes=round_byes(round_))
     return render_public(request, tournament, "public/round.html", context, active="rounds")
 
 

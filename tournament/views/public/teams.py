@@ -8,6 +8,7 @@ from tournament.selectors.public import (
     player_matches,
     player_row,
     public_individual,
+    public_teams,
     team_entries,
     team_matches,
     tournament_views,
@@ -17,8 +18,8 @@ from tournament.views.public.base import public_page, render_public
 
 @public_page()
 def team_list(request, tournament):
-    teams = tournament.teams.prefetch_related("players").order_by("name")
-    return render_public(request, tournament, "public/teams.html", {"teams": teams},
+    return render_public(request, tournament, "public/teams.html",
+                         {"teams": public_teams(tournament)},
                          active="teams")
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 
-from scoring.deals import deal_from_text
 from tournament.models import Deal, Round
 from tournament.selectors.field import box_traveller, field_standings, round_boxes
+from tournament.selectors.public import box_cards
 from tournament.selectors.visibility import public_view, public_views
 from tournament.views.public.base import public_page, render_public
 
@@ -35,7 +35,7 @@ def box_context(round_: Round, deal: Deal, view, request) -> dict:
     return {
         "round": round_, "deal": deal, "box": box_traveller(deal, view=view),
         # The cards only once the round is closed, whoever reads the page.
-        "cards": deal_from_text(deal.cards) if round_.status == Round.Status.CLOSED else None,
+        "cards": box_cards(deal, round_),
         "reader_table": reader_table(request),
     }
 

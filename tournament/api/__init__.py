@@ -1,0 +1,53 @@
+"""The read-only JSON API of the public data (issue 13, item 2; docs/api.md).
+
+Mounted at ``/api/``: the OpenAPI document at ``/api/openapi.json``, the browsable docs at
+``/api/docs``. Swagger UI is served from the site's own static files (django-ninja's
+bundled copy, ``ninja`` in ``INSTALLED_APPS``): nothing is fetched from the internet and
+the page runs under the site's Content-Security-Policy (no inline script; the settings
+travel as JSON data). Every endpoint reads what the public pages read, through the same
+selectors, under the same switches and live-results setting.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from ninja import NinjaAPI, Swagger
+from ninja.errors import ValidationError
+
+from tournament.api import rounds, standings, teams, tournaments, travellers
+
+DESCRIPTION = """Public data of Duplicate Gin tournaments, read-only.
+
+What a round in play shows follows each tournament's live-results setting, exactly as on
+the public pages; a tournament in set-up, a part switched off and a draft round are 404.
+Lists take `limit` (1–500, default 100) and `offset`. Decimal figures are strings with two
+decimals. See docs/api.md."""
+
+api = NinjaAPI(
+    title="Duplicate Gin public API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api",
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+    # Local assets only; no badge fetched from validator.swagger.io.
+    docs=Swagger(settings={"validatorUrl": None, "tryItOutEnabled": True}),
+)
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc):
+    message = str(exc) if exc.args and str(exc) else "not found"
+    return api.create_response(request, {"detail": message}, status=404)
+
+
+@api.exception_handler(ValidationError)
+def invalid(request, exc):
+    return api.create_response(request, {"detail": [
+        {"type": str(error.get("type", "")), "loc": [str(part) if not isinstance(part, int)
+                                                     else part for part in error["loc"]],
+         "msg": str(error.get("msg", ""))} for error in exc.errors]}, status=422)
+
+
+for module in (tournaments, rounds, standings, teams, travellers):
+    api.add_router("/", module.router)
