@@ -1,0 +1,121 @@
+"""Export and import of a whole big tournament, timed (issue 14, item 2).
+
+    python bench/exchange.py [--runs 3]
+
+Works on a copy of the event of ``bench/standings.py`` (512 teams, 15 Swiss rounds, 8 hands
+a table: 61,440 hand results, 122,880 approvals; build it first with that script), made in
+``var/bench/exchange.sqlite3`` so the kept event is never changed. Prints, each the median
+of ``--runs`` runs, with the target (< 60 s each):
+
+- ``manage.py export_tournament bench-standings --include-secrets -o FILE``: the file's
+  size and the time (the command run in this process, as ``call_command``);
+- ``manage.py import_tournament FILE --slug …``: the time, into the same database under a
+  new short name each run;
+- whether the imported copy exports to the same bytes (with its short name put back), and
+  the integrity check of the copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SLUG = "bench-standings"  # the event of bench/standings.py
+TARGET = 60.0
+
+
+def setup() -> None:
+    var = ROOT / "var" / "bench"
+    source = var / "standings.sqlite3"
+    if not source.exists():
+        sys.exit(f"no {source}: build the event first with python bench/standings.py")
+    copy = var / "exchange.sqlite3"
+    copy.unlink(missing_ok=True)
+    with sqlite3.connect(source) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)  # a consistent copy even if the source is being written
+    os.environ["DATABASE_URL"] = f"sqlite:///{copy}"
+    os.environ.setdefault("VAR_DIR", str(var))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def verdict(seconds: float) -> str:
+    return f"[target < {TARGET:.0f} s: {'met' if seconds < TARGET else 'NOT met'}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from tournament.models import HandResult, Tournament
+    from tournament.selectors.integrity import check_standings
+
+    original = Tournament.objects.filter(slug=SLUG).first()
+    if original is None:
+        sys.exit("the bench event is not in var/bench/standings.sqlite3: run bench/standings.py")
+    hands = HandResult.objects.filter(table__round__stage__tournament=original).count()
+    version = connection.cursor().execute("select sqlite_version()").fetchone()[0]
+    print(f"database: sqlite {version} (a copy of var/bench/standings.sqlite3)")
+    print(f"event: {original.teams.count()} teams, "
+          f"{original.stages.first().rounds.count()} rounds, {hands:,} hand results")
+    folder = Path(tempfile.mkdtemp(prefix="dupgin-exchange-"))
+    path = folder / "event.json"
+
+    exports = []
+    for _ in range(args.runs):
+        started = time.perf_counter()
+        call_command("export_tournament", SLUG, "--include-secrets", "-o", str(path),
+                     stderr=io.StringIO())
+        exports.append(time.perf_counter() - started)
+    size = path.stat().st_size
+    median = statistics.median(exports)
+    print(f"export_tournament --include-secrets: {median:.1f} s, median of {args.runs} "
+          f"{verdict(median)}; file {size / 1e6:.1f} MB; runs: "
+          + ", ".join(f"{s:.1f} s" for s in exports))
+
+    imports = []
+    for run in range(1, args.runs + 1):
+        started = time.perf_counter()
+        call_command("import_tournament", str(path), "--slug", f"exchange-copy-{run}",
+                     stdout=io.StringIO())
+        imports.append(time.perf_counter() - started)
+    median = statistics.median(imports)
+    print(f"import_tournament: {median:.1f} s, median of {args.runs} {verdict(median)}; runs: "
+          + ", ".join(f"{s:.1f} s" for s in imports))
+
+    again = folder / "again.json"
+    call_command("export_tournament", "exchange-copy-1", "--include-secrets", "-o",
+                 str(again), stderr=io.StringIO())
+    same = (again.read_bytes().replace(b'"slug": "exchange-copy-1"', f'"slug": "{SLUG}"'
+                                       .encode()) == path.read_bytes())
+    print(f"the copy exports to the same bytes: {'yes' if same else 'NO'}")
+    started = time.perf_counter()
+    report = check_standings(Tournament.objects.get(slug="exchange-copy-1"))
+    print(f"integrity check of the copy: {time.perf_counter() - started:.1f} s, "
+          f"{report.summary}")
+    path.unlink()
+    again.unlink()
+    folder.rmdir()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""What the export and the import share: times, the file's text form, and how the ids in
+the audit entries' data become natural keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+UTC = dt.UTC
+
+# The keys of an audit entry's data that hold a database id, and what kind of row it is;
+# the file holds the row's natural key instead (docs/formats.md).
+AUDIT_REFERENCES = {
+    "round": "round", "match": "match", "table": "table", "team": "team",
+    "teams": "teams", "player": "player", "stage": "stage", "qualify_from": "stage",
+    "source": "stage", "penalty": "penalty", "default": "penalty", "user": "user",
+}
+# Import entries describe a database, not the event: left out of an export, so a file
+# imported and exported again is the same file.
+IMPORT_ACTION = "tournament.import"
+
+
+def utc_text(value: dt.datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_utc(text: str | None) -> dt.datetime | None:
+    if text is None:
+        return None
+    return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def dump(document: dict) -> str:
+    """The file's text: sorted keys, two-space indentation, UTF-8 as it is, a final line
+    break, so one tournament always gives the same bytes."""
+    return json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1,
+                      separators=(",", ": "), allow_nan=False) + "\n"

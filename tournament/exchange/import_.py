@@ -1,0 +1,806 @@
+"""A tournament file read back into the database (docs/formats.md, "Tournament file").
+
+Everything is checked first: the file's form against the JSON Schema, then what the schema
+cannot say (every reference between parts, uniqueness, each hand's points against the
+engine's score under its round's rules), each problem named by its path in the file. Only a
+file without a single problem is written, in one transaction, all or nothing, in the order
+the database's triggers accept (matches before their round entries and tables, deals before
+the results played on them, a result version before its approvals), and audited as one
+entry. The times in the file are kept: the rows' automatic times are switched off while it
+is written.
+
+People are named by their user name. A name this database does not know becomes an
+inactive account without a usable password (an administrator activates it and sets a
+password); a known name is taken to be the same person.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import re
+import uuid
+import zoneinfo
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
+
+from scoring import RuleError, Rules
+from scoring import deals as dealing
+from tournament.exchange.common import AUDIT_REFERENCES, IMPORT_ACTION, parse_utc
+from tournament.exchange.export import TOURNAMENT_FIELDS, map_schedule
+from tournament.exchange.schema import FORMAT, SCHEMA, VERSION, path_of, validate
+from tournament.models import (
+    Approval,
+    AuditEntry,
+    Deal,
+    DealKey,
+    Group,
+    HandResult,
+    Match,
+    Penalty,
+    Player,
+    Round,
+    RoundEntry,
+    StaffRole,
+    Stage,
+    StageTeam,
+    Table,
+    TableSignature,
+    Team,
+    TeamResult,
+    Tournament,
+)
+from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.hands import HandEntry, score_entry, seat_points
+
+MAX_MESSAGES = 50
+_TIMED_MODELS = (Tournament, DealKey, Deal, Round, HandResult, Approval, TableSignature,
+                 TeamResult, Penalty, AuditEntry)
+
+
+class ImportRefused(Exception):
+    """The file cannot be imported; ``messages`` says every reason found (nothing was
+    written)."""
+
+    def __init__(self, messages: list[str]):
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def read_document(data: bytes) -> dict:
+    """The file's JSON, or ImportRefused saying why it is not a tournament file."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportRefused([f"the file is not UTF-8 text (byte {error.start})"]) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ImportRefused([f"the file is not JSON: line {error.lineno}, column "
+                             f"{error.colno}: {error.msg}"]) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ImportRefused([f"format: this is not a tournament file (it must say "
+                             f"\"format\": \"{FORMAT}\")"])
+    version = document.get("version")
+    if version != VERSION:
+        raise ImportRefused([f"version: this software reads version {VERSION} of the "
+                             f"tournament file, not version {json.dumps(version)}"])
+    return document
+
+
+@contextlib.contextmanager
+def _times_as_given():
+    """Keep the file's times: no automatic "now" for created/updated times while the
+    import writes (the import runs alone in its process: a management command)."""
+    saved = []
+    for model in _TIMED_MODELS:
+        for field in model._meta.concrete_fields:
+            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+                saved.append((field, field.auto_now, field.auto_now_add))
+                field.auto_now = field.auto_now_add = False
+    try:
+        yield
+    finally:
+        for field, auto_now, auto_now_add in saved:
+            field.auto_now, field.auto_now_add = auto_now, auto_now_add
+
+
+def import_tournament(document: dict, *, slug: str | None = None,
+                      actor: Actor | None = None) -> Tournament:
+    """Check the whole document, then write it in one transaction (ImportRefused, with
+    every problem, when anything is wrong; nothing is written then)."""
+    errors: list[str] = []
+    validate(document, SCHEMA, [], errors, MAX_MESSAGES)
+    if errors:
+        raise ImportRefused(errors)
+    plan = _Checker(document, slug)
+    plan.check()
+    if plan.errors:
+        raise ImportRefused(plan.errors[:MAX_MESSAGES] + (
+            [f"… and {len(plan.errors) - MAX_MESSAGES} more"]
+            if len(plan.errors) > MAX_MESSAGES else []))
+    actor = actor or Actor(user=None, device="manage.py import_tournament")
+    try:
+        with transaction.atomic():
+            if Tournament.objects.filter(slug=plan.slug).exists():
+                raise ImportRefused([plan.slug_taken()])
+            with _times_as_given():
+                tournament = _Writer(document, plan).write()
+            audit(actor, tournament, IMPORT_ACTION,
+                  f"{actor.name} imported the tournament from a file (format version "
+                  f"{VERSION}): {len(document['teams'])} teams, {len(document['rounds'])} "
+                  f"rounds, {plan.hand_count} hand results",
+                  teams=len(document["teams"]), rounds=len(document["rounds"]),
+                  hands=plan.hand_count, secrets=document["secrets"],
+                  original_slug=document["tournament"]["slug"])
+    except DatabaseError as error:
+        raise ImportRefused([f"the database refused the file, nothing was imported: "
+                             f"{error}"]) from None
+    return tournament
+
+
+def _duplicates(items, key, path: str, what: str, errors: list[str]) -> dict:
+    """Index ``items`` by ``key``; a second item with the same key is an error."""
+    seen: dict = {}
+    for index, item in enumerate(items):
+        value = key(item)
+        if value in seen:
+            errors.append(f"{path}[{index}]: {what} {_show(value)} appears twice "
+                          f"(also {path}[{seen[value][0]}])")
+        else:
+            seen[value] = (index, item)
+    return seen
+
+
+def _show(value) -> str:
+    if isinstance(value, tuple):
+        return " ".join(str(v) for v in value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+_CARD = re.compile(r"[A23456789TJQK][SHDC]")
+
+
+class _Checker:
+    """Everything the schema cannot say, checked before a row is written."""
+
+    def __init__(self, document: dict, slug: str | None):
+        self.d = document
+        self.errors: list[str] = []
+        self.slug = slug or document["tournament"]["slug"]
+        self.from_option = slug is not None
+        self.hand_count = 0
+        self._scores: dict = {}
+
+    def error(self, path, message: str) -> None:
+        self.errors.append(f"{path if isinstance(path, str) else path_of(path)}: {message}")
+
+    def slug_taken(self) -> str:
+        if self.from_option:
+            return f"--slug: a tournament with the short name {self.slug} already exists"
+        return (f"tournament.slug: a tournament with the short name {self.slug} already "
+                f"exists; give the import another one with --slug")
+
+    def person(self, name, path) -> None:
+        if name is not None and name not in self.people:
+            self.error(path, f"{name} is not in people")
+
+    def check(self) -> None:
+        d = self.d
+        self.people = _duplicates(d["people"], lambda p: p["username"], "people",
+                                  "user name", self.errors)
+        self.tournament()
+        for index, staff in enumerate(d["staff"]):
+            self.person(staff["user"], ["staff", index, "user"])
+            if staff["chief_referee"] and staff["role"] != "referee":
+                self.error(["staff", index, "chief_referee"], "only a referee is chief referee")
+        _duplicates(d["staff"], lambda s: s["user"], "staff", "user", self.errors)
+        self.teams()
+        self.keys()
+        self.stages()
+        self.rounds()
+        self.penalties()
+        self.audit()
+
+    def tournament(self) -> None:
+        t = self.d["tournament"]
+        if self.from_option:
+            slug_errors: list[str] = []
+            validate(self.slug, SCHEMA["properties"]["tournament"]["properties"]["slug"],
+                     ["--slug"], slug_errors)
+            self.errors.extend(slug_errors)
+        if Tournament.objects.filter(slug=self.slug).exists():
+            self.errors.append(self.slug_taken())
+        for name in ("starts_on", "ends_on"):
+            try:
+                dt.date.fromisoformat(t[name])
+            except ValueError:
+                self.error(["tournament", name], f"{t[name]} is not a date")
+        if t["time_zone"] not in zoneinfo.available_timezones():
+            self.error(["tournament", "time_zone"], f"{t['time_zone']} is not a time zone")
+        self.times(t, ["tournament"])
+        if self.errors:
+            return
+        values = {name: t[name] for name in TOURNAMENT_FIELDS}
+        values["starts_on"] = dt.date.fromisoformat(t["starts_on"])
+        values["ends_on"] = dt.date.fromisoformat(t["ends_on"])
+        values["slug"] = self.slug
+        try:
+            Tournament(**values).full_clean(exclude=["slug", "created_at", "updated_at"],
+                                            validate_unique=False)
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                where = ["tournament"] + ([] if field == "__all__" else [field])
+                for message in messages:
+                    self.error(where, message)
+
+    def times(self, item: dict, path: list) -> None:
+        """Every time in ``item`` is a real time (the schema checked its form)."""
+        for name, value in item.items():
+            if isinstance(value, str) and (name.endswith("_at") or name.endswith("_until")
+                                           or name == "at"):
+                try:
+                    parse_utc(value)
+                except ValueError:
+                    self.error([*path, name], f"{value} is not a real time")
+
+    def teams(self) -> None:
+        teams = self.d["teams"]
+        self.team = _duplicates(teams, lambda t: t["code"], "teams", "code", self.errors)
+        _duplicates(teams, lambda t: t["name"].casefold(), "teams", "name", self.errors)
+        seeds: dict = {}
+        self.players: dict[str, set[int]] = {}
+        for index, team in enumerate(teams):
+            if team["seed"] is not None:
+                if team["seed"] in seeds:
+                    self.error(["teams", index, "seed"],
+                               f"seed {team['seed']} is also teams[{seeds[team['seed']]}]'s")
+                seeds.setdefault(team["seed"], index)
+            numbers = self.players.setdefault(team["code"], set())
+            for p_index, player in enumerate(team["players"]):
+                path = ["teams", index, "players", p_index]
+                if player["number"] in numbers:
+                    self.error([*path, "number"], f"player {player['number']} appears twice")
+                numbers.add(player["number"])
+                if player["reserve"] != (player["number"] == Player.RESERVE_NUMBER):
+                    self.error([*path, "reserve"], "players 1 and 2 are regulars, 3 the reserve")
+                self.times(player, path)
+            if not {1, 2} <= numbers:
+                self.error(["teams", index, "players"], "a team needs players 1 and 2")
+
+    def keys(self) -> None:
+        keys = self.d["deal_keys"]
+        self.key = _duplicates(keys, lambda k: k["number"], "deal_keys", "number", self.errors)
+        secret_keys = [i for i, k in enumerate(keys) if k["revealed_at"] is None]
+        for index in secret_keys[1:]:
+            self.error(["deal_keys", index, "revealed_at"],
+                       "a tournament has at most one deal key not revealed")
+        for index, key in enumerate(keys):
+            self.times(key, ["deal_keys", index])
+            if key["secret"] is None:
+                self.error(["deal_keys", index, "secret"],
+                           "left out: the file was written without --include-secrets and "
+                           "this key is not revealed yet, so the tournament cannot go on "
+                           "dealing from it; export it again with --include-secrets")
+            elif dealing.commitment(bytes.fromhex(key["secret"])) != key["commitment"]:
+                self.error(["deal_keys", index, "commitment"],
+                           "is not the SHA-256 of the key's secret")
+
+    def team_known(self, code, path) -> bool:
+        if code is not None and code not in self.team:
+            self.error(path, f"no team has the code {code}")
+            return False
+        return True
+
+    def stages(self) -> None:
+        stages = self.d["stages"]
+        self.stage = _duplicates(stages, lambda s: s["name"], "stages", "name", self.errors)
+        _duplicates(stages, lambda s: s["order"], "stages", "order", self.errors)
+        for index, stage in enumerate(stages):
+            path = ["stages", index]
+            if stage["swiss_rounds"] is not None and stage["kind"] != "swiss":
+                self.error([*path, "swiss_rounds"], "only a Swiss stage plans its rounds")
+            source = stage["qualify_from"]
+            if source is not None and (source not in self.stage or source == stage["name"]):
+                self.error([*path, "qualify_from"], f"no other stage is called {source}")
+            groups = _duplicates(stage["groups"], lambda g: g["name"], path_of([*path, "groups"]),
+                                 "group", self.errors)
+            _duplicates(stage["groups"], lambda g: g["order"], path_of([*path, "groups"]),
+                        "order", self.errors)
+            _duplicates(stage["teams"], lambda e: e["team"], path_of([*path, "teams"]), "team",
+                        self.errors)
+            _duplicates(stage["teams"], lambda e: (e["group"] or "", e["position"]),
+                        path_of([*path, "teams"]), "group and number", self.errors)
+            for e_index, entry in enumerate(stage["teams"]):
+                self.team_known(entry["team"], [*path, "teams", e_index, "team"])
+                if entry["group"] is not None and entry["group"] not in groups:
+                    self.error([*path, "teams", e_index, "group"],
+                               f"the stage has no group {entry['group']}")
+            if stage["schedule"] is not None:
+                try:
+                    map_schedule(stage["schedule"], self.schedule_team(path),
+                                 self.schedule_group(path, groups))
+                except (AttributeError, KeyError, TypeError):
+                    self.error([*path, "schedule"], "is not a schedule this software reads")
+
+    def schedule_team(self, path):
+        def team(code):
+            if code is not None and code not in self.team:
+                self.error([*path, "schedule"], f"no team has the code {code}")
+            return code
+        return team
+
+    def schedule_group(self, path, groups):
+        def group(name):
+            if name not in groups:
+                self.error([*path, "schedule"], f"the stage has no group {name}")
+            return name
+        return group
+
+    def rounds(self) -> None:
+        rounds = self.d["rounds"]
+        _duplicates(rounds, lambda r: (r["stage"], r["number"]), "rounds", "round",
+                    self.errors)
+        self.round_matches: dict[tuple, dict] = {}
+        for index, round_ in enumerate(rounds):
+            self.round(round_, ["rounds", index])
+
+    def round(self, r: dict, path: list) -> None:
+        self.times(r, path)
+        stage = self.stage.get(r["stage"])
+        if stage is None:
+            self.error([*path, "stage"], f"no stage is called {r['stage']}")
+            groups = set()
+        else:
+            groups = {g["name"] for g in stage[1]["groups"]}
+        try:
+            rules = Rules.from_dict(r["rules"])
+        except (RuleError, TypeError, ValueError) as error:
+            self.error([*path, "rules"], str(error))
+            rules = None
+        deals = {}
+        if r["deals"] is not None:
+            deals = _duplicates(r["deals"], lambda d: (d["set"], d["hand"], d["reserve"]),
+                                path_of([*path, "deals"]), "deal (set hand reserve)",
+                                self.errors)
+            _duplicates([d for d in r["deals"] if d["current"]], lambda d: (d["set"], d["hand"]),
+                        path_of([*path, "deals"]), "current deal (set hand)", self.errors)
+            for d_index, deal in enumerate(r["deals"]):
+                where = [*path, "deals", d_index]
+                self.times(deal, where)
+                if deal["key"] not in self.key:
+                    self.error([*where, "key"], f"there is no deal key {deal['key']}")
+                if len(set(_CARD.findall(deal["cards"]))) != 52:
+                    self.error([*where, "cards"], "a card appears twice")
+                if not deal["current"] and not deal["replaced_reason"]:
+                    self.error([*where, "replaced_reason"], "a replaced deal gives its reason")
+        placed: dict[str, str] = {}
+
+        def place(code, where):
+            if code in placed:
+                self.error(where, f"team {code} is also {placed[code]} in this round")
+            placed[code] = path_of(where)
+
+        for b_index, code in enumerate(r["byes"]):
+            if self.team_known(code, [*path, "byes", b_index]):
+                place(code, [*path, "byes", b_index])
+        matches = _duplicates(r["matches"], lambda m: m["number"], path_of([*path, "matches"]),
+                              "match", self.errors)
+        self.round_matches[(r["stage"], r["number"])] = {
+            n: item for n, (_i, item) in matches.items()}
+        table_numbers: dict[int, str] = {}
+        for m_index, match in enumerate(r["matches"]):
+            where = [*path, "matches", m_index]
+            self.times(match, where)
+            for side in ("home", "away"):
+                if self.team_known(match[side], [*where, side]):
+                    place(match[side], [*where, side])
+                    known = self.players.get(match[side], set())
+                    lineup = match[f"{side}_players"]
+                    for number in lineup:
+                        if number not in known:
+                            self.error([*where, f"{side}_players"],
+                                       f"team {match[side]} has no player {number}")
+                    if lineup[0] == lineup[1]:
+                        self.error([*where, f"{side}_players"], "two different players play")
+            if match["home"] == match["away"]:
+                self.error([*where, "away"], "a match is between two different teams")
+            if match["group"] is not None and match["group"] not in groups:
+                self.error([*where, "group"], f"the stage has no group {match['group']}")
+            totals = (match["home_total"], match["away_total"])
+            if (totals[0] is None) != (totals[1] is None) or (
+                    totals[0] is not None and totals[0] != -totals[1]):
+                self.error([*where, "away_total"], "the totals are written together and add "
+                           "up to zero")
+            if (match["signed_off_at"] is None) != (totals[0] is None):
+                self.error([*where, "signed_off_at"],
+                           "a signed-off match has its totals, and a match with totals is "
+                           "signed off")
+            self.person(match["signed_off_by"], [*where, "signed_off_by"])
+            if match["forfeited_by"] not in (None, match["home"], match["away"]):
+                self.error([*where, "forfeited_by"], "a match is forfeited by one of its teams")
+            _duplicates(match["tables"], lambda t: t["position"], path_of([*where, "tables"]),
+                        "position", self.errors)
+            for t_index, table in enumerate(match["tables"]):
+                at = [*where, "tables", t_index]
+                if table["number"] in table_numbers:
+                    self.error([*at, "number"], f"table {table['number']} is also "
+                               f"{table_numbers[table['number']]}")
+                table_numbers[table["number"]] = path_of(at)
+                self.table(table, at, rules, deals)
+        for res_index, result in enumerate(r["team_results"]):
+            self.team_result(result, [*path, "team_results", res_index], matches)
+        _duplicates(r["team_results"], lambda x: x["team"], path_of([*path, "team_results"]),
+                    "team", self.errors)
+
+    def table(self, table: dict, path: list, rules, deals: dict) -> None:
+        _duplicates(table["signatures"], lambda s: s["seat"], path_of([*path, "signatures"]),
+                    "seat", self.errors)
+        for s_index, signature in enumerate(table["signatures"]):
+            self.times(signature, [*path, "signatures", s_index])
+            self.person(signature["recorded_by"], [*path, "signatures", s_index, "recorded_by"])
+        _duplicates(table["hands"], lambda h: (h["hand"], h["version"]),
+                    path_of([*path, "hands"]), "hand and version", self.errors)
+        _duplicates([h for h in table["hands"] if h["current"]], lambda h: h["hand"],
+                    path_of([*path, "hands"]), "current version of hand", self.errors)
+        for h_index, hand in enumerate(table["hands"]):
+            self.hand(hand, [*path, "hands", h_index], rules, deals)
+
+    def hand(self, h: dict, path: list, rules, deals: dict) -> None:
+        self.hand_count += 1
+        self.times(h, path)
+        self.person(h["entered_by"], [*path, "entered_by"])
+        _duplicates(h["approvals"], lambda a: a["seat"], path_of([*path, "approvals"]),
+                    "seat", self.errors)
+        for a_index, approval in enumerate(h["approvals"]):
+            self.times(approval, [*path, "approvals", a_index])
+            self.person(approval["recorded_by"], [*path, "approvals", a_index, "recorded_by"])
+        if h["deal"] is not None and (h["deal"]["set"], h["hand"], h["deal"]["reserve"]) \
+                not in deals and self.d["secrets"]:
+            self.error([*path, "deal"], f"the round has no deal of set {h['deal']['set']}, "
+                       f"hand {h['hand']}, reserve {h['deal']['reserve']}")
+        if (h["outcome"] == "draw") != (h["declarer_seat"] is None):
+            self.error([*path, "declarer_seat"], "a draw has no declarer, anything else seat "
+                       "1 or 2")
+            return
+        if (h["false_knock_seat"] is None) != (h["false_knock_deadwood"] is None):
+            self.error([*path, "false_knock_deadwood"],
+                       "a false knock has both its seat and its deadwood")
+            return
+        if h["seat1_points"] != -h["seat2_points"]:
+            self.error([*path, "seat2_points"], "a hand is zero-sum")
+            return
+        if rules is None:
+            return
+        outcome = "knock" if h["outcome"] == "undercut" else h["outcome"]
+        entry = HandEntry(outcome, h["declarer_seat"], h["declarer_deadwood"],
+                          h["opponent_deadwood"], h["false_knock_seat"],
+                          h["false_knock_deadwood"])
+        known = self._scores.get((id(rules), entry))
+        if known is None:
+            try:
+                score = score_entry(entry, rules)
+                known = (score.outcome.value, *seat_points(score, entry.declarer_seat))
+            except ServiceError as error:
+                known = error.message
+            self._scores[(id(rules), entry)] = known
+        if isinstance(known, str):
+            self.error(path, known)
+        elif known != (h["outcome"], h["seat1_points"], h["seat2_points"]):
+            self.error(path, f"the round's rules score this entry as {known[0]} "
+                       f"{known[1]:+d}/{known[2]:+d}, the file says {h['outcome']} "
+                       f"{h['seat1_points']:+d}/{h['seat2_points']:+d}")
+
+    def team_result(self, x: dict, path: list, matches: dict) -> None:
+        self.times(x, path)
+        if not self.team_known(x["team"], [*path, "team"]):
+            return
+        if (x["outcome"] == "bye") != (x["match"] is None) or \
+                (x["match"] is None) != (x["opponent"] is None):
+            self.error([*path, "match"], "a bye has no match and no opponent; a match result "
+                       "has both")
+            return
+        if x["match"] is None:
+            return
+        match = matches.get(x["match"])
+        if match is None:
+            self.error([*path, "match"], f"the round has no match {x['match']}")
+            return
+        teams = (match[1]["home"], match[1]["away"])
+        if x["team"] not in teams or x["opponent"] not in teams or x["team"] == x["opponent"]:
+            self.error([*path, "opponent"], f"match {x['match']} is {teams[0]} against "
+                       f"{teams[1]}")
+
+    def penalties(self) -> None:
+        for index, p in enumerate(self.d["penalties"]):
+            path = ["penalties", index]
+            self.times(p, path)
+            self.person(p["recorded_by"], [*path, "recorded_by"])
+            self.person(p["undone_by"], [*path, "undone_by"])
+            if self.team_known(p["team"], [*path, "team"]) and p["player"] is not None \
+                    and p["player"] not in self.players[p["team"]]:
+                self.error([*path, "player"], f"team {p['team']} has no player {p['player']}")
+            matches = self.round_matches.get((p["stage"], p["round"]))
+            if matches is None:
+                self.error([*path, "round"], f"{p['stage']} has no round {p['round']}")
+            elif p["match"] is not None and p["match"] not in matches:
+                self.error([*path, "match"], f"round {p['round']} has no match {p['match']}")
+            deduction = p["kind"] in ("small_points", "match_points")
+            if deduction != (p["amount"] >= 1):
+                self.error([*path, "amount"], "points are deducted (1 or more) by a deduction "
+                           "and by nothing else")
+            if (p["kind"] == "lateness") != (p["minutes"] is not None):
+                self.error([*path, "minutes"], "minutes are for lateness and only for it")
+            if p["kind"] in ("default", "lateness") and p["match"] is None:
+                self.error([*path, "match"], "a default and lateness name their match")
+            if (p["undone_at"] is None) != (p["undone_by"] is None):
+                self.error([*path, "undone_by"], "an undone penalty says who undid it and when")
+
+    def audit(self) -> None:
+        penalties = len(self.d["penalties"])
+        for index, entry in enumerate(self.d["audit"]):
+            path = ["audit", index]
+            self.times(entry, path)
+            self.person(entry["actor"], [*path, "actor"])
+            for name, value in entry["data"].items():
+                kind = AUDIT_REFERENCES.get(name)
+                if kind is None or value is None:
+                    continue
+                if kind == "penalty" and not (isinstance(value, int) and 0 <= value < penalties):
+                    self.error([*path, "data", name], "is not the index of a penalty")
+                elif kind == "user":
+                    self.person(value, [*path, "data", name])
+
+
+class _Writer:
+    """Writes a checked document: parents first, in the triggers' order."""
+
+    def __init__(self, document: dict, plan: _Checker):
+        self.d = document
+        self.plan = plan
+        self.errors: list[str] = []
+
+    def write(self) -> Tournament:
+        d = self.d
+        self.users()
+        t = d["tournament"]
+        values = {name: t[name] for name in TOURNAMENT_FIELDS}
+        values.update(slug=self.plan.slug, starts_on=dt.date.fromisoformat(t["starts_on"]),
+                      ends_on=dt.date.fromisoformat(t["ends_on"]),
+                      created_at=parse_utc(t["created_at"]),
+                      updated_at=parse_utc(t["updated_at"]))
+        self.t = tournament = Tournament.objects.create(**values)
+        StaffRole.objects.bulk_create(
+            StaffRole(tournament=tournament, user_id=self.user[s["user"]], role=s["role"],
+                      is_chief_referee=s["chief_referee"]) for s in d["staff"])
+        self.teams()
+        self.keys()
+        self.stages()
+        self.rounds()
+        self.penalties()
+        self.audit()
+        return tournament
+
+    def users(self) -> None:
+        User = get_user_model()
+        names = [p["username"] for p in self.d["people"]]
+        self.user = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+        new = []
+        for person in self.d["people"]:
+            if person["username"] not in self.user:
+                user = User(username=person["username"], first_name=person["first_name"],
+                            last_name=person["last_name"], is_active=False)
+                user.set_unusable_password()
+                new.append(user)
+        for user in User.objects.bulk_create(new):
+            self.user[user.username] = user.pk
+
+    def teams(self) -> None:
+        teams = Team.objects.bulk_create(
+            Team(tournament=self.t, code=t["code"], name=t["name"], country=t["country"],
+                 seed=t["seed"]) for t in self.d["teams"])
+        self.team = {team.code: team.pk for team in teams}
+        players = Player.objects.bulk_create(
+            Player(team_id=self.team[t["code"]], number=p["number"], name=p["name"],
+                   federation_id=p["federation_id"], is_reserve=p["reserve"],
+                   pin_hash=p["pin_hash"] or "", pin_failures=p["pin_failures"],
+                   pin_locked_until=parse_utc(p["pin_locked_until"]))
+            for t in self.d["teams"] for p in t["players"])
+        code_of = {pk: code for code, pk in self.team.items()}
+        self.player = {(code_of[p.team_id], p.number): p.pk for p in players}
+
+    def keys(self) -> None:
+        keys = DealKey.objects.bulk_create(
+            DealKey(tournament=self.t, number=k["number"], key_hex=k["secret"],
+                    commitment=k["commitment"], public_value=k["public_value"],
+                    public_value_set_at=parse_utc(k["public_value_set_at"]),
+                    revealed_at=parse_utc(k["revealed_at"]),
+                    created_at=parse_utc(k["created_at"])) for k in self.d["deal_keys"])
+        self.key = {k.number: k.pk for k in keys}
+
+    def stages(self) -> None:
+        stages = Stage.objects.bulk_create(
+            Stage(tournament=self.t, name=s["name"], kind=s["kind"], order=s["order"],
+                  swiss_rounds=s["swiss_rounds"], third_place_match=s["third_place_match"],
+                  qualifiers_per_group=s["qualifiers_per_group"],
+                  extra_qualifiers=s["extra_qualifiers"]) for s in self.d["stages"])
+        self.stage = {s.name: s for s in stages}
+        groups = Group.objects.bulk_create(
+            Group(stage=self.stage[s["name"]], name=g["name"], order=g["order"])
+            for s in self.d["stages"] for g in s["groups"])
+        self.group = {(g.stage_id, g.name): g.pk for g in groups}
+        StageTeam.objects.bulk_create(
+            StageTeam(stage=self.stage[s["name"]], team_id=self.team[e["team"]],
+                      group_id=self.group.get((self.stage[s["name"]].pk, e["group"])),
+                      position=e["position"]) for s in self.d["stages"] for e in s["teams"])
+        for s in self.d["stages"]:
+            stage = self.stage[s["name"]]
+            if s["qualify_from"] is None and s["schedule"] is None:
+                continue
+            if s["qualify_from"] is not None:
+                stage.qualify_from = self.stage[s["qualify_from"]]
+            stage.schedule = map_schedule(
+                s["schedule"], lambda code: None if code is None else self.team[code],
+                lambda name, pk=stage.pk: str(self.group[(pk, name)]))
+            stage.save(update_fields=["qualify_from", "schedule"])
+
+    def rounds(self) -> None:
+        d = self.d
+        rounds = Round.objects.bulk_create(
+            Round(stage=self.stage[r["stage"]], number=r["number"], status=r["status"],
+                  rule_settings=r["rules"], created_at=parse_utc(r["created_at"]),
+                  published_at=parse_utc(r["published_at"]),
+                  started_at=parse_utc(r["started_at"]), closed_at=parse_utc(r["closed_at"]),
+                  publish_override_reason=r["publish_override_reason"]) for r in d["rounds"])
+        self.round = {(r["stage"], r["number"]): obj for r, obj in zip(d["rounds"], rounds,
+                                                                        strict=True)}
+        deals = Deal.objects.bulk_create(
+            Deal(round=obj, key_id=self.key[x["key"]], deal_set=x["set"], hand=x["hand"],
+                 reserve=x["reserve"], cards=x["cards"], is_current=x["current"],
+                 replaced_reason=x["replaced_reason"], replaced_at=parse_utc(x["replaced_at"]),
+                 created_at=parse_utc(x["created_at"]))
+            for r, obj in zip(d["rounds"], rounds, strict=True) for x in r["deals"] or ())
+        deal = {(x.round_id, x.deal_set, x.hand, x.reserve): x.pk for x in deals}
+        users = self.user_of
+        matches = []
+        for r, obj in zip(d["rounds"], rounds, strict=True):
+            for m in r["matches"]:
+                matches.append(Match(
+                    round=obj, number=m["number"],
+                    group_id=self.group.get((obj.stage_id, m["group"])),
+                    home_id=self.team[m["home"]], away_id=self.team[m["away"]],
+                    extra_hands=m["extra_hands"], home_total=m["home_total"],
+                    away_total=m["away_total"], signed_off_at=parse_utc(m["signed_off_at"]),
+                    signed_off_by_id=users(m["signed_off_by"]),
+                    forfeited_by_id=self.team.get(m["forfeited_by"])))
+        matches = Match.objects.bulk_create(matches)
+        self.match = {(m.round_id, m.number): m.pk for m in matches}
+        entries, tables = [], []
+        flat = [(r, obj, m) for r, obj in zip(d["rounds"], rounds, strict=True)
+                for m in r["matches"]]
+        for _r, obj, m in flat:
+            match_id = self.match[(obj.pk, m["number"])]
+            for side in ("home", "away"):
+                code = m[side]
+                first, second = m[f"{side}_players"]
+                entries.append(RoundEntry(
+                    round=obj, team_id=self.team[code], match_id=match_id, side=side,
+                    first_player_id=self.player[(code, first)],
+                    second_player_id=self.player[(code, second)]))
+            for tb in m["tables"]:
+                tables.append(Table(round=obj, match_id=match_id, position=tb["position"],
+                                    number=tb["number"]))
+        for r, obj in zip(d["rounds"], rounds, strict=True):
+            entries.extend(RoundEntry(round=obj, team_id=self.team[code], side="bye")
+                           for code in r["byes"])
+        RoundEntry.objects.bulk_create(entries, batch_size=2000)
+        tables = Table.objects.bulk_create(tables, batch_size=2000)
+        table_id = {(tb.round_id, tb.number): tb.pk for tb in tables}
+        self.tables = {(r["stage"], r["number"], tb["number"]): table_id[(obj.pk, tb["number"])]
+                       for r, obj, m in flat for tb in m["tables"]}
+        results, signatures, approvals_of = [], [], []
+        for _r, obj, m in flat:
+            for tb in m["tables"]:
+                pk = table_id[(obj.pk, tb["number"])]
+                for s in tb["signatures"]:
+                    signatures.append(TableSignature(
+                        table_id=pk, seat=s["seat"], method=s["method"],
+                        signed_at=parse_utc(s["signed_at"]),
+                        recorded_by_id=users(s["recorded_by"])))
+                for h in tb["hands"]:
+                    ref = h["deal"]
+                    results.append(HandResult(
+                        table_id=pk, hand=h["hand"], version=h["version"],
+                        is_current=h["current"],
+                        deal_id=deal.get((obj.pk, ref["set"], h["hand"], ref["reserve"]))
+                        if ref else None,
+                        outcome=h["outcome"], declarer_seat=h["declarer_seat"],
+                        declarer_deadwood=h["declarer_deadwood"],
+                        opponent_deadwood=h["opponent_deadwood"],
+                        false_knock_seat=h["false_knock_seat"],
+                        false_knock_deadwood=h["false_knock_deadwood"],
+                        seat1_points=h["seat1_points"], seat2_points=h["seat2_points"],
+                        explanation=h["explanation"], cards=h["cards"],
+                        box_conflict=h["box_conflict"], entered_by_id=users(h["entered_by"]),
+                        entered_at=parse_utc(h["entered_at"]), ip_address=h["ip_address"],
+                        device=h["device"], reason=h["reason"], request_token=uuid.uuid4()))
+                    approvals_of.append(h["approvals"])
+        results = HandResult.objects.bulk_create(results, batch_size=2000)
+        Approval.objects.bulk_create(
+            (Approval(result_id=result.pk, seat=a["seat"], method=a["method"],
+                      approved_at=parse_utc(a["approved_at"]),
+                      recorded_by_id=users(a["recorded_by"]))
+             for result, approvals in zip(results, approvals_of, strict=True)
+             for a in approvals), batch_size=2000)
+        TableSignature.objects.bulk_create(signatures, batch_size=2000)
+        TeamResult.objects.bulk_create(
+            (TeamResult(round=obj, team_id=self.team[x["team"]],
+                        match_id=self.match[(obj.pk, x["match"])] if x["match"] else None,
+                        opponent_id=self.team.get(x["opponent"]), outcome=x["outcome"],
+                        small_points=x["small_points"], match_points=x["match_points"],
+                        gins=x["gins"], forfeit=x["forfeit"], void=x["void"],
+                        provisional=x["provisional"], updated_at=parse_utc(x["updated_at"]))
+             for r, obj in zip(d["rounds"], rounds, strict=True) for x in r["team_results"]),
+            batch_size=2000)
+
+    def user_of(self, name):
+        return None if name is None else self.user[name]
+
+    def penalties(self) -> None:
+        penalties = []
+        for p in self.d["penalties"]:
+            round_ = self.round[(p["stage"], p["round"])]
+            penalties.append(Penalty(
+                tournament=self.t, team_id=self.team[p["team"]],
+                player_id=self.player[(p["team"], p["player"])] if p["player"] else None,
+                round=round_,
+                match_id=self.match[(round_.pk, p["match"])] if p["match"] else None,
+                kind=p["kind"], amount=p["amount"], minutes=p["minutes"], reason=p["reason"],
+                recorded_by_id=self.user[p["recorded_by"]],
+                recorded_at=parse_utc(p["recorded_at"]), undone_at=parse_utc(p["undone_at"]),
+                undone_by_id=self.user_of(p["undone_by"]), undo_reason=p["undo_reason"]))
+        self.penalty = [p.pk for p in Penalty.objects.bulk_create(penalties)]
+
+    def reference(self, kind: str, value, path: str):
+        """A natural key in an audit entry's data as this database's id (None when the row
+        is not in the file)."""
+        if value is None:
+            return None
+        if kind == "teams":
+            return [self.team.get(v) if isinstance(v, str) else v for v in value] \
+                if isinstance(value, list) else value
+        try:
+            if kind == "round":
+                return self.round[tuple(value)].pk
+            if kind == "match":
+                return self.match[(self.round[tuple(value[:2])].pk, value[2])]
+            if kind == "table":
+                return self.tables[tuple(value)]
+            if kind == "player":
+                return self.player[tuple(value)]
+            if kind == "team":
+                return self.team[value]
+            if kind == "stage":
+                return self.stage[value].pk
+            if kind == "penalty":
+                return self.penalty[value]
+            return self.user[value]
+        except (KeyError, TypeError, IndexError, ValueError):
+            self.errors.append(f"{path}: the file has no {kind} {_show(value)}")
+            return None
+
+    def audit(self) -> None:
+        AuditEntry.objects.bulk_create(
+            (AuditEntry(tournament=self.t, actor_id=self.user_of(e["actor"]),
+                        actor_name=e["actor_name"], action=e["action"], summary=e["summary"],
+                        data={name: self.reference(AUDIT_REFERENCES[name], value,
+                                                   f"audit[{index}].data.{name}")
+                              if name in AUDIT_REFERENCES else value
+                              for name, value in e["data"].items()},
+                        ip_address=e["ip_address"], created_at=parse_utc(e["at"]))
+             for index, e in enumerate(self.d["audit"])), batch_size=2000)
+        if self.errors:
+            raise ImportRefused(self.errors[:MAX_MESSAGES])
