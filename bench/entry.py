@@ -4,8 +4,12 @@
 
 (The database is created if it is missing and emptied first.) Prints: sustained saves per
 second through ``record_hand_result`` with 16 concurrent writers, each scoring its own
-table (target >= 200/s on the 2-core machine), and the p50/p95 latency of the entry
-screen's save request (an htmx POST through the whole Django stack).
+table (target >= 200/s on the 2-core machine); approvals per second through
+``approve_hand`` by the same 16 processes, both seats approving the hands they saved
+(target: no fewer than the saves); one scorer alone, the median time of a save, an
+approval and a signature (``sign_table``) in the service (target: approving and signing
+no dearer than saving); and the p50/p95 latency of the entry screen's save request (an
+htmx POST through the whole Django stack).
 """
 
 from __future__ import annotations
@@ -134,6 +138,85 @@ def bench_saves(actor, round_) -> tuple[float, int, int]:
     return saves / SECONDS, saves, sum(t for _, t in results)
 
 
+def _approver(n: int, actor_pk: int, table_pk: int, start_at: float, stop_at: float,
+              out) -> None:
+    """One scorer process: both seats approve every current hand at its own table."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from tournament.models import HandResult, Table
+    from tournament.services import Actor
+    from tournament.services.approvals import approve_hand
+
+    connections.close_all()
+    actor = Actor(user=get_user_model().objects.get(pk=actor_pk), ip=f"10.0.0.{n}")
+    table = Table.objects.select_related("match__round__stage__tournament").get(pk=table_pk)
+    results = list(HandResult.objects.filter(table=table, is_current=True).order_by("hand"))
+    approvals = 0
+    while time.time() < start_at:
+        time.sleep(0.001)
+    begun = time.perf_counter()
+    for result in results:
+        for seat in (1, 2):
+            if time.time() >= stop_at:
+                break
+            result.table = table
+            approve_hand(actor, result, seat)
+            approvals += 1
+    out.put((approvals, time.perf_counter() - begun))
+
+
+def bench_approvals(actor, round_) -> tuple[float, int]:
+    """The same WRITERS processes approving the hands they saved: approvals per second."""
+    import multiprocessing
+
+    from django.db import connections
+
+    tables = list(round_.tables.order_by("number").values_list("pk", flat=True)[:WRITERS])
+    connections.close_all()
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    start_at = time.time() + 2.0
+    workers = [context.Process(target=_approver, args=(n, actor.user.pk, tables[n], start_at,
+                                                        start_at + SECONDS, out))
+               for n in range(WRITERS)]
+    for worker in workers:
+        worker.start()
+    results = [out.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    approvals = sum(a for a, _ in results)
+    return approvals / max(seconds for _, seconds in results), approvals
+
+
+def bench_serial(actor, round_) -> dict[str, float]:
+    """One scorer alone at a table no writer used: the median time of a save, an approval
+    and a signature in the service, in ms."""
+    from tournament.services.approvals import approve_hand, sign_table
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
+
+    table = (round_.tables.select_related("match__round__stage__tournament")
+             .order_by("number")[WRITERS])
+    timings: dict[str, list[float]] = {"save": [], "approval": [], "signature": []}
+
+    def timed(kind, function, *args, **kwargs):
+        start = time.perf_counter()
+        value = function(*args, **kwargs)
+        timings[kind].append(time.perf_counter() - start)
+        return value
+
+    results = [timed("save", record_hand_result, actor, table, hand,
+                     HandEntry("knock", 1 + hand % 2, 1 + hand % 9, 20), seen_version=0,
+                     request_token=uuid.uuid4()) for hand in range(1, 65)]
+    for result in results:
+        for seat in (1, 2):
+            timed("approval", approve_hand, actor, result, seat)
+    for seat in (1, 2):
+        timed("signature", sign_table, actor, table, seat)
+    return {kind: statistics.median(values) * 1000 for kind, values in timings.items()}
+
+
 def bench_request_latency(tournament, round_, requests: int = 300) -> tuple[float, float]:
     import re
 
@@ -177,6 +260,16 @@ def main() -> None:
     print(f"database: {connection.vendor}")
     print(f"{WRITERS} concurrent writers for {SECONDS:.0f} s: {saves} saves, {rate:.0f} saves/s "
           f"[target >= 200/s]; {stale} stale-version refusals")
+    approvals_rate, approvals = bench_approvals(actor, round_)
+    print(f"{WRITERS} concurrent approvers (both seats, the hands saved above): {approvals} "
+          f"approvals, {approvals_rate:.0f} approvals/s [target: no fewer than saves/s: "
+          f"{'met' if approvals_rate >= rate else 'NOT met'}]")
+    serial = bench_serial(actor, round_)
+    cheap = max(serial["approval"], serial["signature"]) <= serial["save"]
+    print("one scorer alone, median in the service: save {save:.2f} ms, approval "
+          "{approval:.2f} ms, signature {signature:.2f} ms".format(**serial)
+          + f" [target: approval and signature no dearer than a save: "
+          f"{'met' if cheap else 'NOT met'}]")
     p50, p95 = bench_request_latency(tournament, round_)
     print(f"entry screen save request (htmx POST, whole stack): p50 {p50 * 1000:.1f} ms, "
           f"p95 {p95 * 1000:.1f} ms")
