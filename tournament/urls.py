@@ -8,6 +8,7 @@ from django.views.i18n import set_language
 
 from tournament.api import api
 from tournament.views import entry, public
+from tournament.views.public import exports
 from tournament.views.director import (
     audit,
     deals,
@@ -50,6 +51,25 @@ public_patterns = [
     path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
     path("t/<slug:slug>/screen/", public.screen, name="screen"),
     path("t/<slug:slug>/screen/fragment/", public.screen_fragment, name="screen_fragment"),
+    # Downloads of the public tables (CSV, XLSX): the same selectors and switches as pages.
+    path("t/<slug:slug>/standings.<slug:kind>", exports.standings_export,
+         name="standings_export"),
+    path("t/<slug:slug>/stages/<int:pk>/standings.<slug:kind>",
+         exports.stage_standings_export, name="stage_standings_export"),
+    path("t/<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/standings.<slug:kind>",
+         exports.stage_standings_export, name="group_standings_export"),
+    path("t/<slug:slug>/individual.<slug:kind>", exports.individual_export,
+         name="individual_export"),
+    path("t/<slug:slug>/stages/<int:pk>/individual.<slug:kind>", exports.individual_export,
+         name="stage_individual_export"),
+    path("t/<slug:slug>/rounds/<int:pk>/results.<slug:kind>", exports.round_results_export,
+         name="round_export"),
+    path("t/<slug:slug>/rounds/<int:pk>/boxes.<slug:kind>", exports.boxes_export,
+         name="travellers_export"),
+    path("t/<slug:slug>/rounds/<int:pk>/boxes/<int:deal_pk>/traveller.<slug:kind>",
+         exports.traveller_export, name="traveller_export"),
+    path("t/<slug:slug>/penalties.<slug:kind>", exports.penalties_export,
+         name="penalties_export"),
 ]
 
 director_patterns = [

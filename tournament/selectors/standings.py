@@ -135,18 +135,20 @@ class StageData:
 
 def lots_seed(stage: Stage) -> bytes:
     """The stage's seed for the drawing of lots: the 64 hex digits of HMAC-SHA256 keyed
-    with the tournament's first deal key over ``duplicate-gin/lots-seed|stage:<id>``.
+    with the tournament's first deal key over ``duplicate-gin/lots-seed|stage:<order>``
+    (the stage's order in the tournament, set when it is made and never changed: a natural
+    key, so a tournament exported and imported elsewhere draws the same lots).
     Secret while the key is, reproducible by anyone once it is revealed. Without a deal key
     yet the seed is empty: the draw is still reproducible, but not secret (one query)."""
     key_hex = (DealKey.objects.filter(tournament_id=stage.tournament_id, number=1)
                .values_list("key_hex", flat=True).first())
-    return _seed(key_hex, stage.pk)
+    return _seed(key_hex, stage.order)
 
 
-def _seed(key_hex: str | None, stage_id: int) -> bytes:
+def _seed(key_hex: str | None, stage_order: int) -> bytes:
     if not key_hex:
         return b""
-    message = f"duplicate-gin/lots-seed|stage:{stage_id}".encode()
+    message = f"duplicate-gin/lots-seed|stage:{stage_order}".encode()
     return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest().encode()
 
 

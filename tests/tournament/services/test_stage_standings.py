@@ -109,7 +109,7 @@ FOUR_WAY = {
 def documented_lot(key_hex, stage, code):
     """docs/engine.md, worked by hand: the stage's seed is the hex HMAC of the first deal
     key; a team's lot the first 8 bytes of the HMAC of the seed and its code."""
-    seed = hmac.new(bytes.fromhex(key_hex), f"duplicate-gin/lots-seed|stage:{stage.pk}"
+    seed = hmac.new(bytes.fromhex(key_hex), f"duplicate-gin/lots-seed|stage:{stage.order}"
                     .encode(), hashlib.sha256).hexdigest().encode()
     digest = hmac.new(seed, f"duplicate-gin/lots|{code}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
@@ -146,7 +146,7 @@ def test_the_lots_seed_is_the_stage_s_hmac_of_the_first_deal_key(director_actor,
                                                                  tournament, group_of_six):
     assert lots_seed(group_of_six) == b""  # no key yet: reproducible, not secret
     key = make_key(director_actor, tournament)
-    expected = hmac.new(key.key, f"duplicate-gin/lots-seed|stage:{group_of_six.pk}".encode(),
+    expected = hmac.new(key.key, f"duplicate-gin/lots-seed|stage:{group_of_six.order}".encode(),
                         hashlib.sha256).hexdigest()
     assert lots_seed(group_of_six) == expected.encode()
     other = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
