@@ -8,7 +8,6 @@ from django.views.i18n import set_language
 
 from tournament.api import api
 from tournament.views import entry, public
-from tournament.views.public import exports
 from tournament.views.director import (
     audit,
     deals,
@@ -23,6 +22,7 @@ from tournament.views.director import (
     teams,
     tournaments,
 )
+from tournament.views.public import exports
 
 public_patterns = [
     path("", public.home, name="home"),
