@@ -131,6 +131,9 @@ def test_the_fragment_is_the_same_for_everyone(client, tournament, event, staff_
     assert b"csrf" not in anonymous.content.lower()
     assert client.get(url).content == anonymous.content
     assert client.post(url).status_code == 405
+    # Both marked for the public cache, under the tournament (invalidated with it).
+    for address in urls(tournament):
+        assert getattr(client.get(address), "_public_cache_scope", None) == tournament.slug
 
 
 def test_the_screen_follows_the_switches_and_set_up(client, tournament, event):

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.views.decorators.http import require_GET
 
 from tournament.models import Round
+from tournament.public_cache import cache_public
 from tournament.selectors.draw import round_plan
 from tournament.selectors.public import (
     State,
@@ -99,6 +100,7 @@ def screen_context(tournament) -> dict:
 
 
 @require_GET
+@cache_public()
 @public_page()
 def screen(request, tournament):
     """The page the hall computer opens once."""
@@ -109,6 +111,7 @@ def screen(request, tournament):
 
 
 @require_GET
+@cache_public()
 @public_page()
 def screen_fragment(request, tournament):
     """The screen's content, fetched again by htmx every ``SCREEN_POLL_SECONDS``."""
