@@ -61,7 +61,7 @@ def test_the_screen_shows_what_the_setting_allows_and_no_card(client, tournament
     assert len(matches) == event.open.matches.count()
     scored = [text for _page, text in matches if " : " in text]
     if setting == "live":
-        assert len(scored) == len(matches) and "provisional" in fragment
+        assert len(scored) == len(matches) and "are provisional" in fragment
     else:
         assert not scored  # no match has every box finished everywhere
 

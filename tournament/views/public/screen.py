@@ -88,6 +88,7 @@ def screen_context(tournament) -> dict:
     if current is not None:
         lines = match_lines(current.matches.all(), views)
         context["matches"] = Paged.of(lines, MATCH_ROWS)
+        context["provisional_scores"] = any(line.provisional for line in lines)
         # Scores the live-results rule (or the results switch) keeps back for now.
         context["held_back"] = tournament.public_results and any(
             not line.shown and line.state in (
