@@ -25,7 +25,7 @@ import zoneinfo
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 
 from scoring import RuleError, Rules
 from scoring import deals as dealing
@@ -140,6 +140,33 @@ def import_tournament(document: dict, *, slug: str | None = None,
         raise ImportRefused([f"the database refused the file, nothing was imported: "
                              f"{error}"]) from None
     return tournament
+
+
+def _time_column():
+    """A file's time as the database stores it."""
+    adapt = connection.ops.adapt_datetimefield_value
+    return lambda text: None if text is None else adapt(parse_utc(text))
+
+
+def _uuid_column(model):
+    field = model._meta.get_field("request_token")
+    return lambda value: field.get_db_prep_value(value, connection)
+
+
+def _json_column(model, name):
+    field = model._meta.get_field(name)
+    return lambda value: None if value is None else field.get_db_prep_save(value, connection)
+
+
+def _insert(model, columns, rows, chunk=5000) -> None:
+    """Rows (tuples of database values in ``columns``' order) written by executemany."""
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} "
+           f"({', '.join(quote(model._meta.get_field(c).column) for c in columns)}) "
+           f"VALUES ({', '.join(['%s'] * len(columns))})")
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), chunk):
+            cursor.executemany(sql, rows[start:start + chunk])
 
 
 def _duplicates(items, key, path: str, what: str, errors: list[str]) -> dict:
@@ -701,50 +728,55 @@ class _Writer:
         table_id = {(tb.round_id, tb.number): tb.pk for tb in tables}
         self.tables = {(r["stage"], r["number"], tb["number"]): table_id[(obj.pk, tb["number"])]
                        for r, obj, m in flat for tb in m["tables"]}
+        # The big tables go in by executemany: Django's bulk_create spends most of its
+        # time preparing each of millions of values one by one.
+        when = _time_column()
         results, signatures, approvals_of = [], [], []
+        token = _uuid_column(HandResult)
+        cards = _json_column(HandResult, "cards")
         for _r, obj, m in flat:
             for tb in m["tables"]:
                 pk = table_id[(obj.pk, tb["number"])]
                 for s in tb["signatures"]:
-                    signatures.append(TableSignature(
-                        table_id=pk, seat=s["seat"], method=s["method"],
-                        signed_at=parse_utc(s["signed_at"]),
-                        recorded_by_id=users(s["recorded_by"])))
+                    signatures.append((pk, s["seat"], s["method"], when(s["signed_at"]),
+                                       users(s["recorded_by"])))
                 for h in tb["hands"]:
                     ref = h["deal"]
-                    results.append(HandResult(
-                        table_id=pk, hand=h["hand"], version=h["version"],
-                        is_current=h["current"],
-                        deal_id=deal.get((obj.pk, ref["set"], h["hand"], ref["reserve"]))
+                    results.append((
+                        pk, h["hand"], h["version"], h["current"],
+                        deal.get((obj.pk, ref["set"], h["hand"], ref["reserve"]))
                         if ref else None,
-                        outcome=h["outcome"], declarer_seat=h["declarer_seat"],
-                        declarer_deadwood=h["declarer_deadwood"],
-                        opponent_deadwood=h["opponent_deadwood"],
-                        false_knock_seat=h["false_knock_seat"],
-                        false_knock_deadwood=h["false_knock_deadwood"],
-                        seat1_points=h["seat1_points"], seat2_points=h["seat2_points"],
-                        explanation=h["explanation"], cards=h["cards"],
-                        box_conflict=h["box_conflict"], entered_by_id=users(h["entered_by"]),
-                        entered_at=parse_utc(h["entered_at"]), ip_address=h["ip_address"],
-                        device=h["device"], reason=h["reason"], request_token=uuid.uuid4()))
+                        h["outcome"], h["declarer_seat"], h["declarer_deadwood"],
+                        h["opponent_deadwood"], h["false_knock_seat"],
+                        h["false_knock_deadwood"], h["seat1_points"], h["seat2_points"],
+                        h["explanation"], cards(h["cards"]), h["box_conflict"],
+                        users(h["entered_by"]), when(h["entered_at"]), h["ip_address"] or None,
+                        h["device"], h["reason"], token(uuid.uuid4())))
                     approvals_of.append(h["approvals"])
-        results = HandResult.objects.bulk_create(results, batch_size=2000)
-        Approval.objects.bulk_create(
-            (Approval(result_id=result.pk, seat=a["seat"], method=a["method"],
-                      approved_at=parse_utc(a["approved_at"]),
-                      recorded_by_id=users(a["recorded_by"]))
-             for result, approvals in zip(results, approvals_of, strict=True)
-             for a in approvals), batch_size=2000)
-        TableSignature.objects.bulk_create(signatures, batch_size=2000)
-        TeamResult.objects.bulk_create(
-            (TeamResult(round=obj, team_id=self.team[x["team"]],
-                        match_id=self.match[(obj.pk, x["match"])] if x["match"] else None,
-                        opponent_id=self.team.get(x["opponent"]), outcome=x["outcome"],
-                        small_points=x["small_points"], match_points=x["match_points"],
-                        gins=x["gins"], forfeit=x["forfeit"], void=x["void"],
-                        provisional=x["provisional"], updated_at=parse_utc(x["updated_at"]))
-             for r, obj in zip(d["rounds"], rounds, strict=True) for x in r["team_results"]),
-            batch_size=2000)
+        _insert(HandResult, (
+            "table_id", "hand", "version", "is_current", "deal_id", "outcome",
+            "declarer_seat", "declarer_deadwood", "opponent_deadwood", "false_knock_seat",
+            "false_knock_deadwood", "seat1_points", "seat2_points", "explanation", "cards",
+            "box_conflict", "entered_by_id", "entered_at", "ip_address", "device", "reason",
+            "request_token"), results)
+        versions = HandResult.objects.filter(table__round__stage__tournament=self.t)
+        result_id = {(table, hand, version): pk for pk, table, hand, version
+                     in versions.values_list("pk", "table_id", "hand", "version")}
+        _insert(Approval, ("result_id", "seat", "method", "approved_at", "recorded_by_id"), [
+            (result_id[(row[0], row[1], row[2])], a["seat"], a["method"],
+             when(a["approved_at"]), users(a["recorded_by"]))
+            for row, approvals in zip(results, approvals_of, strict=True) for a in approvals])
+        _insert(TableSignature, ("table_id", "seat", "method", "signed_at", "recorded_by_id"),
+                signatures)
+        _insert(TeamResult, (
+            "round_id", "team_id", "match_id", "opponent_id", "outcome", "small_points",
+            "match_points", "gins", "forfeit", "void", "provisional", "updated_at"), [
+            (obj.pk, self.team[x["team"]],
+             self.match[(obj.pk, x["match"])] if x["match"] else None,
+             self.team.get(x["opponent"]), x["outcome"], x["small_points"],
+             x["match_points"], x["gins"], x["forfeit"], x["void"], x["provisional"],
+             when(x["updated_at"]))
+            for r, obj in zip(d["rounds"], rounds, strict=True) for x in r["team_results"]])
 
     def user_of(self, name):
         return None if name is None else self.user[name]

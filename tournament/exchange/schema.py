@@ -329,17 +329,8 @@ SCHEMA = {
 
 # The validator --------------------------------------------------------------------------
 
-_TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a text",
                "integer": "a whole number", "boolean": "true or false", "null": "null"}
-_PATTERNS: dict[str, re.Pattern] = {}
 
 
 def _words(value) -> str:
@@ -372,69 +363,124 @@ def path_of(parts) -> str:
 
 
 def validate(value, node: dict, path: list, errors: list[str], limit: int = 50) -> None:
-    """Append to ``errors`` a message for each place ``value`` breaks ``node``."""
-    if len(errors) >= limit:
-        return
+    """Append to ``errors`` a message for each place ``value`` breaks ``node`` (at most
+    about ``limit``)."""
+    _checker(node)(value, path, errors, limit)
 
-    def fail(message: str) -> None:
-        errors.append(f"{path_of(path)}: {message}")
 
+_CHECKERS: dict[int, object] = {}
+
+
+def _checker(node: dict):
+    """The node made into one function once (a big file has millions of values)."""
+    found = _CHECKERS.get(id(node))
+    if found is None:
+        found = _CHECKERS[id(node)] = _build(node)
+    return found
+
+
+def _fail(path, errors, message) -> None:
+    errors.append(f"{path_of(path)}: {message}")
+
+
+def _build(node: dict):
     if "const" in node:
-        if value != node["const"]:
-            fail(f"must be {_words(node['const'])}, not {_words(value)}")
-        return
+        const = node["const"]
+
+        def check(value, path, errors, limit):
+            if value != const or isinstance(value, bool):
+                _fail(path, errors, f"must be {_words(const)}, not {_words(value)}")
+        return check
     if "enum" in node:
-        if value not in node["enum"] or isinstance(value, bool):
-            choices = ", ".join("null" if c is None else c for c in node["enum"])
-            fail(f"must be one of {choices}, not {_words(value)}")
-        return
+        choices = frozenset(node["enum"])
+        words = ", ".join("null" if c is None else c for c in node["enum"])
+
+        def check(value, path, errors, limit):
+            if isinstance(value, (bool, list, dict)) or value not in choices:
+                _fail(path, errors, f"must be one of {words}, not {_words(value)}")
+        return check
     types = node.get("type")
     if types is None:
-        return
-    if isinstance(types, str):
-        types = (types,)
-    kind = next((t for t in types if _TYPES[t](value)), None)
-    if kind is None:
-        fail(f"must be {_expected(node)}, not {_words(value)}")
-        return
+        return lambda value, path, errors, limit: None
+    types = (types,) if isinstance(types, str) else tuple(types)
+    expected = _expected(node)
+    nullable = "null" in types
+    kind = next(t for t in types if t != "null")
     if kind == "integer":
-        if node.get("minimum", value) > value or node.get("maximum", value) < value:
-            fail(f"must be {_expected(node)}, not {value}")
-    elif kind == "string":
-        if len(value) < node.get("minLength", 0):
-            fail("must not be empty" if node["minLength"] == 1 else
-                 f"must have at least {node['minLength']} characters")
-        elif len(value) > node.get("maxLength", len(value)):
-            fail(f"must have at most {node['maxLength']} characters, not {len(value)}")
-        elif "pattern" in node:
-            pattern = _PATTERNS.get(node["pattern"])
-            if pattern is None:
-                pattern = _PATTERNS[node["pattern"]] = re.compile(node["pattern"])
-            if not pattern.search(value):
-                fail(f"must be {_expected(node)}, not {_words(value)}")
-    elif kind == "array":
-        if len(value) < node.get("minItems", 0):
-            fail(f"must have at least {node['minItems']} items, not {len(value)}")
-        elif len(value) > node.get("maxItems", len(value)):
-            fail(f"must have at most {node['maxItems']} items, not {len(value)}")
-        items = node.get("items")
-        if items is not None:
-            for index, item in enumerate(value):
-                path.append(index)
-                validate(item, items, path, errors, limit)
-                path.pop()
-    elif kind == "object" and "properties" in node:
-        properties = node["properties"]
-        for name in node.get("required", ()):
+        low, high = node.get("minimum"), node.get("maximum")
+
+        def check(value, path, errors, limit):
+            if value is None and nullable:
+                return
+            if type(value) is not int or (low is not None and value < low) or (
+                    high is not None and value > high):
+                _fail(path, errors, f"must be {expected}, not {_words(value)}")
+        return check
+    if kind == "string":
+        shortest, longest = node.get("minLength", 0), node.get("maxLength")
+        pattern = re.compile(node["pattern"]) if "pattern" in node else None
+
+        def check(value, path, errors, limit):
+            if value is None and nullable:
+                return
+            if type(value) is not str:
+                _fail(path, errors, f"must be {expected}, not {_words(value)}")
+            elif len(value) < shortest:
+                _fail(path, errors, "must not be empty" if shortest == 1 else
+                      f"must have at least {shortest} characters")
+            elif longest is not None and len(value) > longest:
+                _fail(path, errors, f"must have at most {longest} characters, not {len(value)}")
+            elif pattern is not None and not pattern.search(value):
+                _fail(path, errors, f"must be {expected}, not {_words(value)}")
+        return check
+    if kind == "boolean":
+        def check(value, path, errors, limit):
+            if type(value) is not bool:
+                _fail(path, errors, f"must be {expected}, not {_words(value)}")
+        return check
+    if kind == "array":
+        fewest, most = node.get("minItems", 0), node.get("maxItems")
+        item = _checker(node["items"]) if "items" in node else None
+
+        def check(value, path, errors, limit):
+            if value is None and nullable:
+                return
+            if type(value) is not list:
+                _fail(path, errors, f"must be {expected}, not {_words(value)}")
+                return
+            if len(value) < fewest:
+                _fail(path, errors, f"must have at least {fewest} items, not {len(value)}")
+            elif most is not None and len(value) > most:
+                _fail(path, errors, f"must have at most {most} items, not {len(value)}")
+            if item is not None:
+                for index, element in enumerate(value):
+                    if len(errors) >= limit:
+                        return
+                    path.append(index)
+                    item(element, path, errors, limit)
+                    path.pop()
+        return check
+    # an object
+    children = {name: _checker(child) for name, child in node.get("properties", {}).items()}
+    required = tuple(node.get("required", ()))
+    strict = node.get("additionalProperties") is False
+
+    def check(value, path, errors, limit):
+        if value is None and nullable:
+            return
+        if type(value) is not dict:
+            _fail(path, errors, f"must be {expected}, not {_words(value)}")
+            return
+        for name in required:
             if name not in value:
                 errors.append(f"{path_of([*path, name])}: missing")
-        if node.get("additionalProperties") is False:
-            for name in value:
-                if name not in properties:
+        for name, element in value.items():
+            child = children.get(name)
+            if child is None:
+                if strict:
                     errors.append(f"{path_of([*path, name])}: unknown field")
-        for name, item in value.items():
-            child = properties.get(name)
-            if child is not None:
-                path.append(name)
-                validate(item, child, path, errors, limit)
-                path.pop()
+                continue
+            path.append(name)
+            child(element, path, errors, limit)
+            path.pop()
+    return check
