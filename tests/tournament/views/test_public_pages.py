@@ -19,7 +19,8 @@ from tests.tournament.views.public_event import (
 from tests.tournament.views.test_deal_secrecy import all_routes, fill
 from tournament.models import HandResult, Match, Player, Tournament
 
-PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/")
+# The JSON API has its own walk (tests/tournament/api/test_api.py).
+PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/", "api/")
 
 
 def public_routes():
