@@ -3,10 +3,13 @@ its rounds, the deal commitments and the hand records of closed rounds."""
 
 from dataclasses import dataclass
 
+from django.db.models import F
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from scoring.deals import deal_from_text
 from tournament.models import DealKey, HandResult, Match, Round, Tournament
+from tournament.public_cache import cache_public
 from tournament.selectors.draw import SeatPlan, round_plan
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
@@ -16,7 +19,6 @@ from tournament.selectors.public import (
     match_lines,
     tournament_views,
 )
-from tournament.public_cache import cache_public
 from tournament.views.public.base import public_page, render_public
 from tournament.wording import hand_line
 
@@ -28,6 +30,9 @@ def home(request):
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 
+LATEST_RESULTS = 10
+
+
 @public_page()
 def tournament_page(request, tournament):
     """Dates, venue, the deal commitments, the current round with its latest results, and
@@ -35,11 +40,18 @@ def tournament_page(request, tournament):
     rounds, views = tournament_views(tournament)
     current = current_round(rounds)
     closed = last_closed(rounds)
-    shown = [r for r in (current, closed) if r is not None]
-    lines = match_lines(Match.objects.filter(round__in=[r.pk for r in shown]), views) \
-        if shown else []
-    results = [(round_, [line for line in lines if line.match.round_id == round_.pk])
-               for round_ in dict.fromkeys(shown)]
+    shown = list(dict.fromkeys(r for r in (current, closed) if r is not None))
+    # A summary, not every match: the latest signed off of each round shown (the round
+    # page has them all), so the page stays small for a 256-match round.
+    matches: dict[int, list[int]] = {r.pk: [] for r in shown}
+    for pk, round_id in (Match.objects.filter(round__in=list(matches))
+                         .order_by(F("signed_off_at").desc(nulls_last=True), "number")
+                         .values_list("pk", "round_id")):
+        matches[round_id].append(pk)
+    latest = [pk for pks in matches.values() for pk in pks[:LATEST_RESULTS]]
+    lines = match_lines(Match.objects.filter(pk__in=latest), views) if latest else []
+    results = [(round_, [line for line in lines if line.match.round_id == round_.pk],
+                len(matches[round_.pk])) for round_ in shown]
     return render_public(request, tournament, "public/tournament.html", {
         "rounds": rounds, "current": current, "results": results,
         "leaders": leaders(tournament, views) if tournament.public_standings else None,
@@ -80,20 +92,45 @@ class PlayedHand:
     explanation: str
 
 
+# More than this many boxes (a reserve deal shares its box), or results, and the records
+# are split: an index of the boxes and a page for each (one page of a 512-table round was
+# 1.3 MB, of 2,048 deals 5.7 MB).
+HANDFUL_OF_DEALS = 8
+MOST_RESULTS_ON_ONE_PAGE = 256
+
+
 @public_page()
 def hand_records(request, tournament, pk):
     """Every deal of a closed round with its cards; nothing before the round closes. Each
-    table's result on it too, while the tournament's results are public."""
+    table's result on it too, while the tournament's results are public. A big round
+    gets an index of its boxes, each box on a page of its own (``?box=<deal>``)."""
     round_ = get_object_or_404(Round.objects.select_related("stage"),
                                pk=pk, stage__tournament=tournament, status=Round.Status.CLOSED)
+    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    box = request.GET.get("box")
+    boxes = len({(deal.deal_set, deal.hand) for deal in deals})
+    # The index of a round of many boxes needs no plan; everything else reads it.
+    plan = round_plan(round_) if tournament.public_results and (
+        box is not None or boxes <= HANDFUL_OF_DEALS) else None
+    if box is not None:
+        wanted = int(box) if box.isdigit() else None
+        deals = [deal for deal in deals if deal.pk == wanted]
+        if not deals:
+            raise Http404("no such box in this round")
+    elif boxes > HANDFUL_OF_DEALS or (
+            plan is not None and len(plan.tables) * boxes > MOST_RESULTS_ON_ONE_PAGE):
+        return render_public(request, tournament, "public/hand_record_index.html", {
+            "round": round_, "sets": _by_set(deals),
+        }, active="rounds")
     played: dict[int | None, list] = {}
-    if tournament.public_results:
-        plan = round_plan(round_)
+    if plan is not None:
         tables = {t.number: t for t in plan.tables}
         # Each result counts on the deal it was played on (a reserve deal replaces one only
         # for the tables that had not played it yet).
         results = HandResult.objects.filter(table__round=round_, is_current=True) \
             .select_related("table")
+        if box is not None:
+            results = results.filter(deal__in=deals)
         for result in sorted(results, key=lambda r: (r.hand, r.table.number)):
             table = tables[result.table.number]
             dealer, non_dealer = table.dealer(result.hand), table.non_dealer(result.hand)
@@ -102,8 +139,16 @@ def hand_records(request, tournament, pk):
                 dealer_points=result.points(dealer.seat),
                 non_dealer_points=result.points(non_dealer.seat),
                 explanation=hand_line(result, round_)))
-    deals = [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
-             for deal in round_.deals.order_by("deal_set", "hand", "reserve")]
     return render_public(request, tournament, "public/hand_records.html", {
-        "round": round_, "deals": deals,
+        "round": round_, "box": box is not None,
+        "deals": [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
+                  for deal in deals],
     }, active="rounds")
+
+
+def _by_set(deals: list) -> list[tuple[int, list]]:
+    """The index's rows: each deal set with its deals in hand order."""
+    sets: dict[int, list] = {}
+    for deal in deals:
+        sets.setdefault(deal.deal_set, []).append(deal)
+    return list(sets.items())
