@@ -147,7 +147,7 @@ def main() -> None:
     Tournament.objects.filter(pk=tournament.pk).update(
         public_standings=True, public_results=True, public_players=True)
     addresses = [("standings page", reverse("public:standings", args=[tournament.slug]))]
-    for label, name in (("standings API", "api-1.0.0:standings"),
+    for label, name in (("standings API", "api:overall_standings"),
                         ("big-screen fragment", "public:screen_fragment")):
         try:
             addresses.append((label, reverse(name, args=[tournament.slug])))

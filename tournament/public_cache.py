@@ -36,6 +36,7 @@ from django.utils.translation import get_language_from_request
 from tournament.services.events import public_data_changed
 
 SITE = "site"  # the generation of pages that show every tournament (the list of them)
+API_PREFIX = "/api/"
 _CACHEABLE = "_public_cache_scope"
 
 
@@ -112,6 +113,11 @@ def _scopes(request) -> list[str]:
     return [SITE, slug] if slug else [SITE]
 
 
+def before_scope(before: dict[str, str]) -> str:
+    """The tournament of the address (the last scope read), else the site."""
+    return list(before)[-1]
+
+
 def _servable(request) -> bool:
     """An anonymous GET that the rest of the stack would not turn away: a host the site
     serves (an unknown Host header goes on to be refused) and, when the site redirects to
@@ -159,6 +165,8 @@ class PublicCacheMiddleware:
         before = {scope: generation(scope) for scope in _scopes(request)}
         response = self.get_response(request)
         scope = getattr(response, _CACHEABLE, None)
+        if scope is None and request.path_info.startswith(API_PREFIX):
+            scope = before_scope(before)  # the read-only API is public as a whole
         if scope not in before or response.status_code != 200 or response.cookies \
                 or response.streaming or response.has_header("Set-Cookie"):
             return response

@@ -160,3 +160,15 @@ def test_without_https_a_redirecting_site_redirects_first(client, tournament, ev
     client = type(client)()  # the security middleware reads the setting when it starts
     assert client.get(url).status_code == 301
     assert client.get(url, secure=True)["X-Public-Cache"] == "hit"
+
+
+def test_the_api_is_cached_and_invalidated_like_the_pages(client, tournament, event):
+    url = f"/api/tournaments/{tournament.slug}/standings"
+    first = client.get(url)
+    assert first.status_code == 200 and first["X-Public-Cache"] == "miss"
+    assert client.get(url)["X-Public-Cache"] == "hit"
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    public_cache.invalidate(tournament.slug)
+    assert client.get(url)["X-Public-Cache"] == "miss"
+    assert client.get("/api/tournaments/no-such-event/standings").status_code == 404
+    assert "X-Public-Cache" not in client.get("/api/tournaments/no-such-event/standings")
