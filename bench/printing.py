@@ -13,7 +13,8 @@ heavy HTML pages, and prints, each with its target met or not:
   Python allocations while it is made, tracemalloc, a separate untimed run): targets
   < 2 s and < 200 MB, scorecards < 1.5 s, box labels < 0.8 s;
 - each HTML page's time (the slowest of three, the public cache emptied before each) and
-  size: targets < 300 ms, < 1 MB for the public pages; the hand records of a big round are
+  size: targets < 300 ms and < 1 MB for the public pages (the director's round page and
+  the progress page are shown for information); the hand records of a big round are
   split into a page per box, so both its index and a box's page are fetched.
 
 How the events are built: teams, the stage, the draw, the deals, publishing, starting, the
@@ -245,12 +246,15 @@ def measure_pages(client, tournament, round_, failures: list[str]) -> None:
         runs = [fetch(reader, url) for _ in range(3)]
         seconds = max(s for _r, s in runs)
         size = len(runs[0][0].content)
-        ok = seconds < 0.3 and (size < MB or not public)
-        if not ok:
-            failures.append(f"{tournament.deal_scope}: {name}")
-        limit = "< 300 ms, < 1 MB" if public else "< 300 ms"
-        print(f"  {name:24s} {seconds * 1000:6.0f} ms  {size / 1024:7.0f} KiB  "
-              f"[target {limit}: {verdict(ok)}]", flush=True)
+        if public:
+            ok = seconds < 0.3 and size < MB
+            if not ok:
+                failures.append(f"{tournament.deal_scope}: {name}")
+            words = f"target < 300 ms, < 1 MB: {verdict(ok)}"
+        else:
+            words = "staff page, for information"  # the targets are the public's
+        print(f"  {name:24s} {seconds * 1000:6.0f} ms  {size / 1024:7.0f} KiB  [{words}]",
+              flush=True)
 
 
 def main() -> None:
