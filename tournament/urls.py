@@ -78,6 +78,7 @@ director_patterns = [
     path("<slug:slug>/", tournaments.dashboard, name="dashboard"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="tournament_edit"),
     path("<slug:slug>/open/", tournaments.tournament_open, name="tournament_open"),
+    path("<slug:slug>/delete/", tournaments.tournament_delete, name="tournament_delete"),
     path("<slug:slug>/teams/", teams.team_list, name="team_list"),
     path("<slug:slug>/teams/new/", teams.team_create, name="team_create"),
     path("<slug:slug>/teams/import/", teams.team_import, name="team_import"),

@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournament.models import Role, StaffRole, Tournament
+from tournament.models import Role, Round, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import make_key
@@ -108,3 +108,72 @@ def open_to_public(actor: Actor, tournament: Tournament) -> Tournament:
                                   Tournament.Status.RUNNING.value]})
     return locked
 
+
+
+def tournament_has_results(tournament: Tournament) -> bool:
+    """Whether anything was played: a hand result, a round started, or a penalty."""
+    from tournament.models import HandResult, Penalty, Round
+
+    return (HandResult.objects.filter(table__round__stage__tournament=tournament).exists()
+            or Round.objects.filter(stage__tournament=tournament).exclude(
+                status__in=[Round.Status.DRAFT, Round.Status.PUBLISHED]).exists()
+            or Penalty.objects.filter(tournament=tournament).exists())
+
+
+def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str = "") -> None:
+    """A director deletes a tournament with everything in it. The demo (tournament/demo.py)
+    goes at once; a real tournament with results only when its name is typed again. The
+    audit entry outlives it (it belongs to no tournament)."""
+    from tournament.demo import is_demo
+
+    require(actor.user, tournament, Perm.EDIT_TOURNAMENT)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        demo = is_demo(locked)
+        played = tournament_has_results(locked)
+        if not demo and played and confirm_name.strip() != locked.name:
+            message = _("Type the tournament's name, %(name)s, to delete it with its "
+                        "results.") % {"name": locked.name}
+            raise ServiceError(message, field_errors={"confirm_name": [message]})
+        counts = {"teams": locked.teams.count(), "rounds": Round.objects.filter(
+            stage__tournament=locked).count()}
+        staff = list(locked.staff.select_related("user"))
+        name, slug = locked.name, locked.slug
+        _delete_everything(locked)
+        for role in staff:
+            forget_cached_roles(role.user)
+        audit(actor, None, "tournament.delete",
+              f"{actor.name} deleted the tournament {name} ({slug})"
+              + (" (the demo)" if demo else "")
+              + f": {counts['teams']} teams, {counts['rounds']} rounds"
+              + (", with results" if played else ""),
+              slug=slug, demo=demo, **counts)
+
+
+def _delete_everything(tournament: Tournament) -> None:
+    """What was played is protected from deletion one row at a time (a team with results, a
+    deal with results on it, …); the whole tournament goes from the leaves up."""
+    from tournament.models import (
+        Deal,
+        DealKey,
+        HandResult,
+        Match,
+        Penalty,
+        RoundEntry,
+        Stage,
+        StageTeam,
+        TeamResult,
+    )
+
+    Penalty.objects.filter(tournament=tournament).delete()
+    TeamResult.objects.filter(round__stage__tournament=tournament).delete()
+    HandResult.objects.filter(table__round__stage__tournament=tournament).delete()
+    RoundEntry.objects.filter(round__stage__tournament=tournament).delete()
+    Match.objects.filter(round__stage__tournament=tournament).delete()
+    Deal.objects.filter(round__stage__tournament=tournament).delete()
+    Round.objects.filter(stage__tournament=tournament).delete()
+    StageTeam.objects.filter(stage__tournament=tournament).delete()
+    for stage in Stage.objects.filter(tournament=tournament).order_by("-order"):
+        stage.delete()  # a later stage may be seeded from an earlier one
+    DealKey.objects.filter(tournament=tournament).delete()
+    tournament.delete()

@@ -17,7 +17,8 @@ DEFAULT_ADDRPORT = "127.0.0.1:8000"
 class Command(BaseCommand):
     help = (
         "Migrate the database, create a director account if there is none, collect the "
-        "static files and start the web server (default 127.0.0.1:8000)."
+        "static files, load the demo tournament on the first start (--no-demo skips it) "
+        "and start the web server (default 127.0.0.1:8000)."
     )
 
     def add_arguments(self, parser):
@@ -25,12 +26,15 @@ class Command(BaseCommand):
                             help="ADDR:PORT or PORT to listen on, as for runserver")
         parser.add_argument("--no-serve", action="store_true",
                             help="set everything up but do not start the server")
+        parser.add_argument("--no-demo", action="store_true",
+                            help="do not load the demo tournament on the first start")
 
-    def handle(self, *args, addrport, no_serve, **options):
+    def handle(self, *args, addrport, no_serve, no_demo, **options):
         call_command("migrate", interactive=False, verbosity=0)
         self.stdout.write("Database ready.")
         call_command("collectstatic", interactive=False, verbosity=0)
         self._ensure_director(addrport)
+        self._load_demo(addrport, skip=no_demo)
         if not no_serve:
             # A fresh process, so the settings see the static manifest just collected; no
             # autoreloader, which would run this whole command again in a child process.
@@ -74,6 +78,26 @@ class Command(BaseCommand):
                 f"Log in at {login_url} as {username} with the password {password}\n"
                 "(shown once; change it under /admin/password_change/)."
             )
+
+    def _load_demo(self, addrport: str, *, skip: bool) -> None:
+        """The demo tournament (tournament/demo.py) on the first start: when there is no
+        tournament yet and none was ever deleted (a director who deleted the demo does not
+        get it back)."""
+        from tournament import demo
+        from tournament.models import AuditEntry, Tournament
+
+        if (Tournament.objects.exists()
+                or AuditEntry.objects.filter(action="tournament.delete").exists()):
+            return
+        if skip:
+            self.stdout.write("No demo tournament loaded (--no-demo).")
+            return
+        self.stdout.write("Loading the demo tournament (a finished event; a director can "
+                          "delete it from its settings page)…")
+        self.stdout.flush()
+        demo.build_demo()
+        self.stdout.write(f"Demo tournament ready at http://{_display_host(addrport)}"
+                          f"/t/{demo.SLUG}/")
 
 
 def _reasons(error: ValidationError) -> str:

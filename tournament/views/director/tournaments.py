@@ -19,7 +19,9 @@ from tournament.selectors.rules import rules_in_use
 from tournament.services import Actor, ServiceError
 from tournament.services.tournaments import (
     create_tournament,
+    delete_tournament,
     open_to_public,
+    tournament_has_results,
     update_tournament,
 )
 from tournament.tables import TournamentTable
@@ -100,4 +102,29 @@ def tournament_edit(request, tournament):
     return render(request, "director/tournament_form.html", {
         "form": form, "tournament": tournament, "creating": False,
         "rules_in_use": rules_in_use(tournament),
+    })
+
+
+@staff_view(Perm.EDIT_TOURNAMENT)
+def tournament_delete(request, tournament):
+    """Delete a tournament with everything in it, after a confirmation; a real tournament
+    with results asks for its name to be typed (the demo does not)."""
+    from tournament.demo import is_demo
+
+    demo = is_demo(tournament)
+    needs_name = not demo and tournament_has_results(tournament)
+    error = None
+    if request.method == "POST":
+        try:
+            delete_tournament(Actor.from_request(request), tournament,
+                              confirm_name=request.POST.get("confirm_name", ""))
+        except ServiceError as failure:
+            error = failure.message
+        else:
+            messages.success(request, _("Tournament %(name)s deleted.")
+                             % {"name": tournament.name})
+            return redirect("director:home")
+    return render(request, "director/tournament_delete.html", {
+        "tournament": tournament, "demo": demo, "needs_name": needs_name, "error": error,
+        "typed": request.POST.get("confirm_name", ""),
     })

@@ -1,0 +1,274 @@
+"""The demo event (issue 14, item 1): built through the services, complete, the same for the
+same seed; ``--live`` leaves the final round in play; quickstart loads it once."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from tournament.demo import DIRECTOR, REFEREE, SCORER, SLUG, build_demo
+from tournament.models import (
+    Approval,
+    AuditEntry,
+    Deal,
+    DealKey,
+    HandResult,
+    Match,
+    Penalty,
+    Player,
+    Round,
+    Stage,
+    TableSignature,
+    Tournament,
+)
+from tournament.selectors.integrity import check_standings
+from tournament.selectors.standings import stage_standings
+
+
+def dump(tournament: Tournament) -> str:
+    """The event in a canonical form without database ids: everything played, when and by
+    whom, the secrets (keys, salted hashes) and the standings."""
+    t = lambda moment: moment.isoformat() if moment else None  # noqa: E731
+    where = ("table__round__stage__order", "table__round__number", "table__number")
+    data = {
+        "tournament": [tournament.name, tournament.status, t(tournament.created_at)],
+        "keys": [[k.number, k.key_hex, k.commitment, t(k.revealed_at)]
+                 for k in DealKey.objects.filter(tournament=tournament).order_by("number")],
+        "deals": list(Deal.objects.filter(round__stage__tournament=tournament).order_by(
+            "round__stage__order", "round__number", "deal_set", "hand", "reserve")
+            .values_list("round__number", "hand", "cards")),
+        "pins": list(Player.objects.filter(team__tournament=tournament).order_by(
+            "team__code", "number").values_list("name", "pin_hash")),
+        "hands": [[*values[:-1], t(values[-1])] for values in
+                  HandResult.objects.filter(table__round__stage__tournament=tournament)
+                  .order_by(*where, "hand", "version").values_list(
+                      *where, "hand", "version", "is_current", "outcome", "declarer_seat",
+                      "declarer_deadwood", "opponent_deadwood", "false_knock_seat",
+                      "false_knock_deadwood", "seat1_points", "seat2_points", "explanation",
+                      "cards", "reason", "request_token", "entered_by__username",
+                      "entered_at")],
+        "approvals": [[*values[:-1], t(values[-1])] for values in
+                      Approval.objects.filter(result__table__round__stage__tournament=tournament)
+                      .order_by(*(f"result__{w}" for w in where), "result__hand",
+                                "result__version", "seat")
+                      .values_list("result__table__number", "result__hand", "seat", "method",
+                                   "approved_at")],
+        "signatures": [[*values[:-1], t(values[-1])] for values in
+                       TableSignature.objects.filter(table__round__stage__tournament=tournament)
+                       .order_by(*where, "seat").values_list("table__number", "seat",
+                                                             "signed_at")],
+        "matches": [[*values[:-1], t(values[-1])] for values in
+                    Match.objects.filter(round__stage__tournament=tournament).order_by(
+                        "round__stage__order", "round__number", "number").values_list(
+                        "round__stage__name", "round__number", "number", "home__code",
+                        "away__code", "home_total", "away_total", "extra_hands",
+                        "forfeited_by__code", "signed_off_at")],
+        "penalties": [[*values[:-1], t(values[-1])] for values in
+                      Penalty.objects.filter(tournament=tournament).order_by("recorded_at",
+                                                                              "kind")
+                      .values_list("team__code", "kind", "amount", "minutes", "reason",
+                                   "recorded_at")],
+        "audit": [[entry.action, entry.actor_name, entry.summary, t(entry.created_at)]
+                  for entry in AuditEntry.objects.filter(tournament=tournament)
+                  .order_by("created_at", "id")],
+        "standings": [[stage.name, [(line.rank, line.team.code, line.match_points,
+                                     line.small_points) for line in
+                                    stage_standings(stage).lines]]
+                      for stage in tournament.stages.order_by("order")],
+    }
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def forget_demo_accounts() -> None:
+    """So that the next build makes its accounts (and their salts) again."""
+    get_user_model().objects.filter(username__in=[DIRECTOR, REFEREE, SCORER]).delete()
+
+
+@pytest.mark.django_db
+def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event():
+    out = io.StringIO()
+    call_command("demo", "--seed", "7", stdout=out)
+    assert "Demo tournament built" in out.getvalue()
+    tournament = Tournament.objects.get(slug=SLUG)
+    assert tournament.status == Tournament.Status.FINISHED
+    teams = list(tournament.teams.values_list("name", flat=True))
+    assert len(teams) == 16 and {"中国红队", "中華台北"} <= set(teams)
+
+    groups, knockout = tournament.stages.order_by("order")
+    assert groups.kind == Stage.Kind.GROUPS and knockout.kind == Stage.Kind.KNOCKOUT
+    assert [g.entries.count() for g in groups.groups.order_by("order")] == [8, 8]
+    assert groups.rounds.count() == 7 and knockout.rounds.count() == 3
+    assert not Round.objects.filter(stage__tournament=tournament).exclude(
+        status=Round.Status.CLOSED).exists()
+    # The knockout was seeded from the group standings: the top 4 of each group.
+    assert knockout.entries.count() == 8
+    for group in groups.groups.all():
+        top = [line.team.pk for line in stage_standings(groups, group=group).lines[:4]]
+        assert set(top) <= set(knockout.entries.values_list("team_id", flat=True))
+    assert AuditEntry.objects.filter(tournament=tournament, action="stage.seeded").exists()
+
+    # Every match played is signed off; one group match defaulted, no hand in it.
+    played = Match.objects.filter(round__stage__tournament=tournament, forfeited_by=None)
+    assert not played.filter(signed_off_at=None).exists()
+    defaulted = Match.objects.get(round__stage=groups, forfeited_by__isnull=False,
+                                  round__number=6)
+    assert not HandResult.objects.filter(table__match=defaulted).exists()
+    kinds = sorted(Penalty.objects.filter(tournament=tournament).values_list("kind",
+                                                                          flat=True))
+    assert kinds == ["default", "lateness", "small_points", "warning"]
+    # Every hand came from a deal of the application, false knocks among them; one was
+    # corrected by the referee after the sign-off, with its reason.
+    hands = HandResult.objects.filter(table__round__stage__tournament=tournament)
+    assert not hands.filter(deal=None).exists()
+    assert hands.filter(is_current=True, false_knock_seat__isnull=False).exists()
+    assert hands.filter(is_current=True).exclude(cards=None).exists()
+    corrected = hands.filter(version=2)
+    assert corrected.count() == 1 and corrected.get().reason
+    assert AuditEntry.objects.filter(tournament=tournament, action="result.correct").count() == 1
+    report = check_standings(tournament)
+    assert report.ok, report.summary
+    assert DealKey.objects.get(tournament=tournament).revealed_at is not None
+
+    # The public pages show it.
+    client = Client()
+    for name in ("tournament", "rounds", "penalties"):
+        response = client.get(reverse(f"public:{name}", args=[SLUG]))
+        assert response.status_code == 200, name
+    page = client.get(reverse("public:tournament", args=[SLUG])).content.decode()
+    assert "Demo Team Cup" in page
+
+    # Again: nothing done while it exists; with --replace, the same event again.
+    first = dump(tournament)
+    out = io.StringIO()
+    call_command("demo", "--seed", "7", stdout=out)
+    assert "Nothing done" in out.getvalue()
+    assert Tournament.objects.count() == 1
+    from tournament.services import Actor
+    from tournament.services.tournaments import delete_tournament
+
+    delete_tournament(Actor(user=get_user_model().objects.get(username=DIRECTOR)), tournament)
+    assert AuditEntry.objects.filter(tournament=None, action="tournament.delete").exists()
+    forget_demo_accounts()
+    call_command("demo", "--seed", "7", stdout=io.StringIO())
+    assert dump(Tournament.objects.get(slug=SLUG)) == first
+
+
+@pytest.mark.django_db
+def test_replace_deletes_the_demo_through_the_service_first(monkeypatch):
+    from tournament.demo import Built, Demo
+
+    made = []
+
+    def build(demo):
+        made.append(demo.seed)
+        demo.accounts()
+        from tournament.services.tournaments import create_tournament
+
+        return Built(create_tournament(demo.director, name="Demo Team Cup", slug=SLUG,
+                                       starts_on="2025-10-17", ends_on="2025-10-19"))
+
+    monkeypatch.setattr(Demo, "build", build)
+    build_demo(5)
+    first = Tournament.objects.get(slug=SLUG)
+    with pytest.raises(Exception, match="exists already"):
+        build_demo(5)
+    build_demo(6, replace=True)
+    assert made == [5, 6] and not Tournament.objects.filter(pk=first.pk).exists()
+    assert AuditEntry.objects.filter(tournament=None, action="tournament.delete",
+                                     summary__contains="(the demo)").exists()
+
+
+@pytest.mark.django_db
+def test_live_leaves_the_final_round_in_play():
+    built = build_demo(3, live=True)
+    tournament = built.tournament
+    assert tournament.status == Tournament.Status.RUNNING
+    in_play = Round.objects.get(stage__tournament=tournament, status=Round.Status.IN_PLAY)
+    assert in_play.stage.kind == Stage.Kind.KNOCKOUT and in_play.number == 3
+    assert in_play.matches.count() == 2  # the final and the match for third place
+    assert not in_play.matches.exclude(signed_off_at=None).exists()
+    entered = HandResult.objects.filter(table__round=in_play, is_current=True)
+    assert entered.exists() and entered.filter(approvals=None).exists()
+    assert DealKey.objects.get(tournament=tournament).revealed_at is None
+    assert check_standings(tournament).ok
+    client = Client()
+    response = client.get(reverse("public:round", args=[SLUG, in_play.pk]))
+    assert response.status_code == 200
+
+
+@pytest.fixture
+def quickstart(db, settings, tmp_path, monkeypatch):
+    settings.STATIC_ROOT = tmp_path / "static"
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", "a-Long-pass-123")
+    built = []
+    # The build itself is tested above; here only whether quickstart asks for it.
+    monkeypatch.setattr("tournament.demo.build_demo",
+                        lambda *args, **kwargs: built.append((args, kwargs)) or
+                        type("Built", (), {"tournament": None, "hands": 0})())
+
+    def run(*args):
+        out = io.StringIO()
+        call_command("quickstart", "--no-serve", *args, stdout=out)
+        return out.getvalue()
+
+    return run, built
+
+
+def test_quickstart_loads_the_demo_on_the_first_start_only(quickstart, make_tournament):
+    run, built = quickstart
+    run()
+    assert len(built) == 1
+    make_tournament(slug=SLUG)  # as if it had been built
+    run()
+    assert len(built) == 1
+
+
+def test_quickstart_no_demo_skips_it(quickstart):
+    run, built = quickstart
+    out = run("--no-demo")
+    assert built == [] and not Tournament.objects.exists()
+    assert "demo" in out.lower()
+
+
+# Deleting a tournament from the director's pages -----------------------------------------
+
+def test_a_director_deletes_a_tournament_and_one_with_results_needs_its_name(
+        client, tournament, staff_user, make_tournament, monkeypatch):
+    director = staff_user(tournament, "director")
+    client.force_login(director)
+    url = reverse("director:tournament_delete", args=[tournament.slug])
+    assert client.get(reverse("director:tournament_edit", args=[tournament.slug])
+                      ).content.decode().count(url) == 1
+    referee = staff_user(tournament, "referee")
+    other = Client()
+    other.force_login(referee)
+    assert other.get(url).status_code == 403 and other.post(url).status_code == 403
+
+    monkeypatch.setattr("tournament.services.tournaments.tournament_has_results",
+                        lambda tournament: True)
+    monkeypatch.setattr("tournament.views.director.tournaments.tournament_has_results",
+                        lambda tournament: True)
+    page = client.get(url).content.decode()
+    assert 'name="confirm_name"' in page
+    response = client.post(url, {"confirm_name": "World"})
+    assert response.status_code == 200 and "Type the tournament" in response.content.decode()
+    assert Tournament.objects.filter(pk=tournament.pk).exists()
+    response = client.post(url, {"confirm_name": " World Cup "})
+    assert response.status_code == 302
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+    entry = AuditEntry.objects.get(tournament=None, action="tournament.delete")
+    assert "World Cup" in entry.summary and entry.actor == director
+
+
+def test_a_tournament_without_results_goes_with_one_click(client, tournament, staff_user):
+    client.force_login(staff_user(tournament, "director"))
+    url = reverse("director:tournament_delete", args=[tournament.slug])
+    assert 'name="confirm_name"' not in client.get(url).content.decode()
+    assert client.post(url).status_code == 302
+    assert not Tournament.objects.exists()
