@@ -20,7 +20,10 @@ class Box:
     hand: int
     table: TablePlan
     deal: Deal
-    cards: DealCards
+
+    @property
+    def cards(self) -> DealCards:
+        return deal_from_text(self.deal.cards)
 
     @property
     def dealer(self) -> SeatPlan:
@@ -31,12 +34,25 @@ class Box:
         return self.table.non_dealer(self.hand)
 
 
+class _ParsedCards(dict):
+    """Each deal's cards parsed when first asked for: the box labels and the packing list
+    never ask (2,048 deals of 52 cards took a tenth of a second to parse)."""
+
+    def __init__(self, deals: list[Deal]):
+        super().__init__()
+        self._texts = {deal.pk: deal.cards for deal in deals}
+
+    def __missing__(self, pk: int) -> DealCards:
+        cards = self[pk] = deal_from_text(self._texts[pk])
+        return cards
+
+
 @dataclass(frozen=True)
 class RoundBoxes:
     plan: RoundPlan
     deals: list[Deal]  # current deals in (set, hand) order
     boxes: list[Box]  # in packing order: hand by hand, table by table
-    cards: dict[int, DealCards]  # deal pk → its 52 cards
+    cards: _ParsedCards  # deal pk → its 52 cards, read when first asked for
     by_deal: dict[int, list[Box]]  # deal pk → the boxes that carry it
 
     def cards_of(self, deal: Deal) -> DealCards:
@@ -54,7 +70,7 @@ def round_boxes(round_: Round, plan: RoundPlan | None = None) -> RoundBoxes:
     plan = plan or round_plan(round_)
     deals = list(round_.deals.filter(is_current=True).order_by("deal_set", "hand"))
     by_place = {(d.deal_set, d.hand): d for d in deals}
-    parsed = {d.pk: deal_from_text(d.cards) for d in deals}
+    parsed = _ParsedCards(deals)
     boxes = []
     hands = max((len(t.dealer_seats) for t in plan.tables), default=0)
     for hand in range(1, hands + 1):
@@ -63,7 +79,7 @@ def round_boxes(round_: Round, plan: RoundPlan | None = None) -> RoundBoxes:
                 continue
             deal = by_place.get((deal_set_of(round_, table.match.number), hand))
             if deal is not None:
-                boxes.append(Box(hand=hand, table=table, deal=deal, cards=parsed[deal.pk]))
+                boxes.append(Box(hand=hand, table=table, deal=deal))
     by_deal: dict[int, list[Box]] = {}
     for box in boxes:
         by_deal.setdefault(box.deal.pk, []).append(box)
