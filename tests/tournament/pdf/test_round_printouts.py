@@ -11,6 +11,7 @@ import subprocess
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
+from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
 
 from tests.conftest import require_part
 from tournament.models import Stage
@@ -101,6 +102,21 @@ def test_qr_codes_of_a_document_share_one_mask_and_stay_valid():
     again = encoder.modules("http://gin.local/director/open/tables/1/")
     other = encoder.modules("http://gin.local/director/open/tables/2/")
     assert first == again and first != other and len(first) == len(other)
+
+
+@pytest.mark.parametrize("level", ["L", "M", "Q", "H"])
+def test_our_qr_encoding_is_reportlabs_with_the_same_mask(level):
+    """Our codewords (padding, Reed-Solomon, interleaved blocks) and bit placement give
+    exactly reportlab's modules, one block or several."""
+    encoder = QrEncoder(level)
+    for length in range(1, 400, 13):
+        text = "".join("gin.local/Δ-7?"[(n * 7 + length) % 14] for n in range(length))
+        ours = encoder.modules(text)
+        theirs = QRCode(None, getattr(QRErrorCorrectLevel, level))
+        theirs.addData(text)
+        theirs.version = theirs.calculate_version()
+        theirs.makeImpl(False, encoder._masks[theirs.version])
+        assert ours == theirs.modules, (level, length)
 
 
 def test_scorecard_qr_codes_open_their_own_tables_entry_screen(director_client, tournament,
