@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # The database did not answer in a view: "not saved, try again" (503), not a 500.
+    "tournament.db_unavailable.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]

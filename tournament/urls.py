@@ -174,3 +174,6 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]
+
+# A database that does not answer is a 503 to try again (tournament/db_unavailable.py).
+handler500 = "tournament.db_unavailable.server_error"

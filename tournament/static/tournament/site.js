@@ -9,3 +9,16 @@ document.addEventListener("change", (event) => {
     field.form.requestSubmit();
   }
 });
+
+// A save the server could not make because the database did not answer comes back as a
+// 503 fragment (X-Not-Saved, tournament/db_unavailable.py): htmx swaps no error by itself,
+// so it is shown at the top of the hand's row, the form kept as typed with its request
+// token — pressing Save again is harmless (a form sent twice is saved once).
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr.status === 503 && xhr.getResponseHeader("X-Not-Saved")) {
+    event.detail.target.querySelectorAll(".not-saved").forEach((old) => old.remove());
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
