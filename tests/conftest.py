@@ -7,6 +7,7 @@ except under CI (``DUPGIN_REQUIRE_ALL=1`` set by .ci/run), where a missing part 
 import contextlib
 import datetime as dt
 import os
+import re
 import shutil
 
 import pytest
@@ -169,10 +170,14 @@ def screenshot_dir(tmp_path):
     return Path(path)
 
 
+# Any http(s) address but the live server's (localhost or 127.0.0.1, any port).
+OUTSIDE_THE_SITE = re.compile(r"^https?://(?!(localhost|127\.0\.0\.1)(:\d+)?/)")
+
+
 @pytest.fixture
 def browser_problems(page):
     """What the page reports as wrong while a test runs: Content-Security-Policy violations,
-    other console errors and uncaught exceptions, as text."""
+    other console errors, uncaught exceptions and any request outside the site, as text."""
     problems: list[str] = []
 
     def on_console(message):
@@ -180,8 +185,15 @@ def browser_problems(page):
             problems.append(f"console {message.type} at {message.location.get('url')}: "
                             f"{message.text}")
 
+    def offline(route):
+        # The network is off for the pages: nothing may come from the internet at run time
+        # (no CDN, no fonts, no analytics); such a request is refused and reported.
+        problems.append(f"request outside the site: {route.request.url}")
+        route.abort()
+
     page.on("console", on_console)
     page.on("pageerror", lambda error: problems.append(f"uncaught error: {error}"))
+    page.route(OUTSIDE_THE_SITE, offline)
     return problems
 
 

@@ -111,3 +111,15 @@ def test_a_match_in_play_holds_back_unfinished_boxes_on_a_phone(page, live_serve
     assert "shown once every table has played its boxes" in page.locator(".match-head") \
         .inner_text()
     assert not overflow(page)
+
+
+def test_the_network_is_off_for_every_browser_test(page, live_server, browser_problems):
+    """conftest refuses and reports any request outside the site (no CDN at run time)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    page.goto(live_server.url + reverse("public:home"))
+    assert not browser_problems
+    with pytest.raises(PlaywrightError):
+        page.goto("https://cdn.example.org/htmx.min.js")
+    assert browser_problems == ["request outside the site: https://cdn.example.org/htmx.min.js"]
+    browser_problems.clear()
