@@ -1,0 +1,197 @@
+"""32 scorers and 200 spectators against the production server (issue 14, item 4).
+
+    python bench/load.py [--seconds 60] [--scorers 32] [--spectators 200] [--think 0]
+                         [--keep-cluster]
+
+On a PostgreSQL cluster of its own (bench/venue.py: 15/bench on 127.0.0.1:5434, made if
+missing and dropped again), database dupgin_bench_load: a 32-team Swiss event built through
+the services, round 1 closed, round 2 in play at 32 tables (16 matches, 8 hands each). The
+production server (``manage.py serve``, 2 gunicorn workers) on a free loopback port with the
+public cache in Redis (CACHE_URL=redis://127.0.0.1:6379/14), so the spectators' reads are
+mostly cache hits, invalidated by every save (``public_cache``).
+
+- scorers: ``--scorers`` simulated scorers (asyncio and aiohttp, one process, C-backed
+  HTTP parsing), each logged in through the login form and saving the hands of its own
+  table as the entry screen's browser does (htmx POST with the form's request token),
+  one after another with ``--think`` seconds between saves (0: as fast as the server
+  answers); a failed save is sent again with the same token;
+- spectators: wrk (C, one thread) with ``--spectators`` connections, anonymous, going round
+  the tournament page, the standings, both rounds' pages and every match page.
+
+Prints per group the requests, the throughput and the p50/p95 latency, the errors (any
+non-2xx answer, any socket error, any save not acknowledged), the public cache's hit rate,
+and the check of the database: every acknowledged save stored once (bench/venue.py). Exits
+1 on any error or lost write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import venue as v
+
+CACHE_URL = "redis://127.0.0.1:6379/14"
+
+WRK_SCRIPT = """
+local paths = {%s}
+local threads = {}
+local counter = 1
+hits = 0
+misses = 0
+function setup(thread)
+  table.insert(threads, thread)
+end
+function request()
+  local path = paths[counter]
+  counter = counter %% #paths + 1
+  return wrk.format("GET", path)
+end
+function response(status, headers, body)
+  local cache = headers["X-Public-Cache"]
+  if cache == "hit" then hits = hits + 1 else misses = misses + 1 end
+end
+function done(summary, latency, requests)
+  local h, m = 0, 0
+  for _, thread in ipairs(threads) do
+    h = h + thread:get("hits")
+    m = m + thread:get("misses")
+  end
+  io.write(string.format("RESULT %%d %%d %%d %%d %%d %%d %%d\\n", summary.requests,
+    summary.duration, latency:percentile(50), latency:percentile(95),
+    summary.errors.connect + summary.errors.read + summary.errors.write
+    + summary.errors.timeout, h, m))
+end
+"""
+
+
+def spectator_paths(venue: v.Venue) -> list[str]:
+    from django.db.models import Q
+    from django.urls import reverse
+
+    from tournament.models import Match
+
+    slug = venue.slug
+    paths = [reverse("public:tournament", args=[slug]), reverse("public:standings", args=[slug]),
+             reverse("public:round", args=[slug, venue.closed_round_id]),
+             reverse("public:round", args=[slug, venue.round_id])]
+    matches = Match.objects.filter(Q(round_id=venue.round_id) | Q(round_id=venue.closed_round_id))
+    paths += [reverse("public:match", args=[slug, pk])
+              for pk in matches.order_by("pk").values_list("pk", flat=True)]
+    return paths
+
+
+async def spectators(base: str, paths: list[str], seconds: int, connections: int) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT % ", ".join(f'"{p}"' for p in paths))
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
+            "-s", script.name, base + paths[0], stdout=asyncio.subprocess.PIPE)
+        out = (await process.communicate())[0].decode()
+    finally:
+        os.unlink(script.name)
+    found = re.search(r"RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)", out)
+    requests, micros, p50, p95, errors, hits, misses = map(int, found.groups())
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"requests": requests, "rate": requests / (micros / 1e6), "p50": p50 / 1000,
+            "p95": p95 / 1000, "socket_errors": errors,
+            "non_2xx": int(non_2xx.group(1)) if non_2xx else 0, "hits": hits,
+            "misses": misses}
+
+
+async def run(server: v.Server, venue: v.Venue, args, stats: v.Stats, paths: list[str]):
+    scorers = [v.Scorer(server.base, venue.slug, venue.scorers[i], venue.tables[i],
+                        venue.hands, stats, i) for i in range(args.scorers)]
+    for scorer in scorers:
+        await scorer.__aenter__()
+    try:
+        for scorer in scorers:  # one at a time: a login costs a password hash
+            await scorer.login()
+        started = time.monotonic()
+        until = started + args.seconds
+        watching = asyncio.create_task(
+            spectators(server.base, paths, args.seconds, args.spectators))
+        await asyncio.gather(*(scorer.play(until, until + 30, args.think)
+                               for scorer in scorers))
+        scoring_seconds = time.monotonic() - started
+        return await watching, scoring_seconds
+    finally:
+        for scorer in scorers:
+            await scorer.__aexit__(None, None, None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--scorers", type=int, default=32)
+    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a scorer waits between two saves (default 0)")
+    parser.add_argument("--keep-cluster", action="store_true")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install -y wrk")
+    if not v.redis_answers(CACHE_URL):
+        raise SystemExit(f"Redis does not answer at {CACHE_URL}")
+    ok = False
+    with v.Cluster(keep=args.keep_cluster):
+        v.setup_django("dupgin_bench_load")
+        venue = v.build_venue(matches=max(2, (args.scorers + 1) // 2), hands=8)
+        paths = spectator_paths(venue)
+        import redis
+
+        redis.Redis.from_url(CACHE_URL).flushdb()  # database 14 is this script's own
+        log = Path(tempfile.mkdtemp(prefix="dupgin-load-")) / "server.log"
+        server = v.Server(v.free_port(), log, CACHE_URL)
+        try:
+            server.start()
+            print(f"server: manage.py serve, 2 gunicorn workers, 127.0.0.1:{server.port}, "
+                  f"PostgreSQL {v.PG_VERSION}/{v.CLUSTER}, cache {CACHE_URL}; "
+                  f"{args.scorers} scorers (aiohttp, think {args.think} s) and "
+                  f"{args.spectators} spectators (wrk, 1 thread, {len(paths)} pages) for "
+                  f"{args.seconds} s; cpus: {os.cpu_count()}")
+            stats = v.Stats()
+            watched, scoring_seconds = asyncio.run(run(server, venue, args, stats, paths))
+        finally:
+            server.stop()
+        problems = v.check_database(venue, stats)
+        saves = len(stats.acked)
+        fails = ", ".join(f"{n} × {k}" for k, n in sorted(stats.failures.items()))
+        errors = (len(stats.server_errors) + len(stats.refused)
+                  + sum(stats.failures.values()))
+        print(f"scorers: {saves} saves acknowledged in {scoring_seconds:.1f} s = "
+              f"{saves / scoring_seconds:.1f} saves/s; p50 "
+              f"{v.percentile(stats.latencies, 50) * 1000:.0f} ms, p95 "
+              f"{v.percentile(stats.latencies, 95) * 1000:.0f} ms; errors: {errors}"
+              f"{' (' + fails + ')' if fails else ''}")
+        for line in (stats.server_errors + stats.refused)[:5]:
+            print("   ", line)
+        spectator_errors = watched["socket_errors"] + watched["non_2xx"]
+        seen = watched["hits"] + watched["misses"]
+        print(f"spectators: {watched['requests']} pages = {watched['rate']:.0f} requests/s; "
+              f"p50 {watched['p50']:.0f} ms, p95 {watched['p95']:.0f} ms; errors: "
+              f"{spectator_errors} ({watched['non_2xx']} non-2xx, {watched['socket_errors']} "
+              f"socket); public cache hits {watched['hits'] / max(seen, 1):.0%}")
+        print(f"database check: {'OK' if not problems else 'FAILED'} — every acknowledged "
+              "save stored once, versions consecutive"
+              + "".join(f"\n    {p}" for p in problems[:10]))
+        logged = server.errors_logged()
+        if logged:
+            print(f"server log: {len(logged)} error lines (first: {logged[0][:150]})")
+        ok = not problems and not errors and not spectator_errors and not logged
+    print("zero errors, zero lost writes" if ok else "PROBLEMS FOUND")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
