@@ -5,9 +5,15 @@ under its address and language, with the *generation* of its tournament at the t
 built. A state change of a tournament (every service call writes an audit entry:
 ``services.base.audit`` raises ``public_data_changed`` once its transaction commits) gives
 the tournament, and the site, a new generation; an entry of an older generation is never
-served again. Generations are random tokens, not counters, so an evicted generation can
-never make an old entry current again. The time limit (``PUBLIC_CACHE_SECONDS``) is only a
-safety net.
+served again once it is built anew. Generations are random tokens, not counters, so an
+evicted generation can never make an old entry current again. The time limit
+(``PUBLIC_CACHE_SECONDS``) is only a safety net.
+
+While results stream in, every save is a change: rather than have a hall of readers wait
+for pages built again and again, one reader builds an out-of-date page while the others
+get the copy before it, and a page is built at most once per ``PUBLIC_CACHE_GRACE_SECONDS``
+(1 s): a public page is at most that long behind the database, plus the time it takes to
+build. What the copy shows was public when it was built.
 
 ``PublicCacheMiddleware`` sits first in the middleware, so a cached answer is given before
 sessions, authentication, CSRF and the rest run. Only readers without a session (and without
@@ -46,6 +52,14 @@ def cache():
 
 def seconds() -> int:
     return getattr(settings, "PUBLIC_CACHE_SECONDS", 300)
+
+
+def grace() -> float:
+    """How long an out-of-date page may still be served after it was built."""
+    return getattr(settings, "PUBLIC_CACHE_GRACE_SECONDS", 1.0)
+
+
+BUILD_SECONDS = 10  # a reader building a page again holds it this long at most
 
 
 def _generation_key(scope: str) -> str:
@@ -134,16 +148,19 @@ def _servable(request) -> bool:
     return True
 
 
-def _answer(request, entry: dict) -> HttpResponse:
+def _answer(request, entry: dict, how: str) -> HttpResponse:
+    """The kept response, or 304 when the reader has it already; ``how`` (hit, stale or
+    miss) goes in the X-Public-Cache header."""
     etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
     if entry["etag"] in etags or "*" in etags:
         response = HttpResponseNotModified()
         response["ETag"] = entry["etag"]
         response["Last-Modified"] = entry["last_modified"]
-        return response
-    response = HttpResponse(entry["content"], status=entry["status"])
-    for name, value in entry["headers"]:
-        response[name] = value
+    else:
+        response = HttpResponse(entry["content"], status=entry["status"])
+        for name, value in entry["headers"]:
+            response[name] = value
+    response["X-Public-Cache"] = how
     return response
 
 
@@ -156,10 +173,25 @@ class PublicCacheMiddleware:
             return self.get_response(request)
         key = _entry_key(request)
         entry = cache().get(key)
-        if entry is not None and entry["generation"] == generation(entry["scope"]):
-            response = _answer(request, entry)
-            response["X-Public-Cache"] = "hit"
-            return response
+        building = None
+        if entry is not None:
+            if entry["generation"] == generation(entry["scope"]):
+                return _answer(request, entry, "hit")
+            # Out of date. One reader builds it again; the others are given the old copy
+            # meanwhile, and so is everyone within the grace after it was built: a hall of
+            # phones never waits in line behind a stream of saves, and every page is built
+            # at most once per grace period however fast results come in.
+            building = f"{key}:building"
+            if (time.time() - entry["built"] < grace()
+                    or not cache().add(building, 1, timeout=BUILD_SECONDS)):
+                return _answer(request, entry, "stale")
+        try:
+            return self._build(request, key)
+        finally:
+            if building:
+                cache().delete(building)
+
+    def _build(self, request, key):
         # The generations are read before the page is built: a change made meanwhile makes
         # what is built now stale at once.
         before = {scope: generation(scope) for scope in _scopes(request)}
@@ -170,16 +202,16 @@ class PublicCacheMiddleware:
         if scope not in before or response.status_code != 200 or response.cookies \
                 or response.streaming or response.has_header("Set-Cookie"):
             return response
-        current = before[scope]
+        built = time.time()
         etag = '"' + hashlib.sha256(response.content).hexdigest()[:24] + '"'
         response["ETag"] = etag
-        response["Last-Modified"] = http_date(time.time())
+        response["Last-Modified"] = http_date(built)
         headers = [(name, value) for name, value in response.items()]
-        cache().set(key, {"scope": scope, "generation": current, "etag": etag,
-                          "last_modified": response["Last-Modified"],
-                          "status": response.status_code, "headers": headers,
-                          "content": response.content}, timeout=seconds())
-        response["X-Public-Cache"] = "miss"
+        entry = {"scope": scope, "generation": before[scope], "built": built, "etag": etag,
+                 "last_modified": response["Last-Modified"], "status": response.status_code,
+                 "headers": headers, "content": response.content}
+        cache().set(key, entry, timeout=seconds())
         if etag in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
-            return _answer(request, {"etag": etag, "last_modified": response["Last-Modified"]})
+            return _answer(request, entry, "miss")
+        response["X-Public-Cache"] = "miss"
         return response

@@ -156,6 +156,8 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://duplicate-gin
 # Public pages are cached until the services announce a change (tournament/public_cache.py);
 # this is only the safety net, in seconds (0: no public cache).
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=300)
+# While results come in, a public page is built again at most this often (seconds).
+PUBLIC_CACHE_GRACE_SECONDS = env.float("PUBLIC_CACHE_GRACE_SECONDS", default=1.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -19,6 +19,7 @@ from tournament.services.penalties import record_penalty
 @pytest.fixture(autouse=True)
 def cached(settings):
     settings.PUBLIC_CACHE_SECONDS = 300
+    settings.PUBLIC_CACHE_GRACE_SECONDS = 0  # every change shows at once (tested below)
     cache.clear()
     yield
     cache.clear()
@@ -172,3 +173,20 @@ def test_the_api_is_cached_and_invalidated_like_the_pages(client, tournament, ev
     assert client.get(url)["X-Public-Cache"] == "miss"
     assert client.get("/api/tournaments/no-such-event/standings").status_code == 404
     assert "X-Public-Cache" not in client.get("/api/tournaments/no-such-event/standings")
+
+
+def test_while_a_page_is_built_again_the_others_get_the_copy_before(client, tournament,
+                                                                   event, settings):
+    url = standings_url(tournament)
+    before = client.get(url).content
+    public_cache.invalidate(tournament.slug)
+    settings.PUBLIC_CACHE_GRACE_SECONDS = 60  # results streaming in: built at most once a minute
+    response = client.get(url)
+    assert response["X-Public-Cache"] == "stale" and response.content == before
+    settings.PUBLIC_CACHE_GRACE_SECONDS = 0
+    key = public_cache._entry_key(response.wsgi_request)
+    cache.add(f"{key}:building", 1)  # another reader is building it
+    assert client.get(url)["X-Public-Cache"] == "stale"
+    cache.delete(f"{key}:building")
+    assert client.get(url)["X-Public-Cache"] == "miss"
+    assert client.get(url)["X-Public-Cache"] == "hit"
