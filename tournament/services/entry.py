@@ -44,9 +44,11 @@ def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | N
     None when the round's deals were not made here."""
     if current is not None:
         return current.deal
-    return Deal.objects.filter(round=table.match.round, hand=hand, is_current=True,
-                               deal_set=deal_set_of(table.match.round, table.match.number)
-                               ).first()
+    try:  # one current deal a set and hand (constraint deal_one_current)
+        return Deal.objects.get(round=table.match.round, hand=hand, is_current=True,
+                                deal_set=deal_set_of(table.match.round, table.match.number))
+    except Deal.DoesNotExist:
+        return None
 
 
 def record_hand_result(

@@ -27,10 +27,13 @@ order and the refusal outside a transaction hold on both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.db import OperationalError, models, transaction
+from django.db.models.query import get_related_populators
 from django.utils.translation import gettext
 
 from tournament.models import Match, Player, Round, Table
@@ -39,13 +42,17 @@ from tournament.services.base import ServiceError
 LOCK_TIMEOUT_MS = 10_000
 
 # The order of the kinds, and what each locked row brings with it (read in the same query,
-# not locked: ``of=("self",)``).
+# not locked: ``of=("self",)``). A row whose parent (a match's round, a table's match) is
+# locked by the same call gets that locked row, freshly read, instead of joining it again:
+# building the joined query is most of the cost of a lock (docs/benchmarks.md, the demo).
 _ORDER: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
     ("rounds", Round, ("stage__tournament",)),
     ("matches", Match, ("round__stage__tournament", "home", "away")),
     ("tables", Table, ("match__round__stage__tournament", "match__home", "match__away")),
     ("players", Player, ("team__tournament",)),
 )
+# kind → (the field naming its parent, the parent's kind)
+_PARENT = {"matches": ("round", "rounds"), "tables": ("match", "matches")}
 
 
 @dataclass(frozen=True)
@@ -88,10 +95,21 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
         if not pks:
             found[kind] = {}
             continue
-        query = (model.objects.select_for_update(of=("self",)).select_related(*related)
-                 .filter(pk__in=pks).order_by("pk"))
+        parent = _PARENT.get(kind)
+        parents = found[parent[1]] if parent else {}
+        if parents:
+            # Only what does not come with the locked parent is joined.
+            prefix = parent[0] + "__"
+            joined = tuple(path for path in related
+                           if path != parent[0] and not path.startswith(prefix))
+        else:
+            joined = related
+        query = model.objects.select_for_update(of=("self",))
+        if joined:
+            query = query.select_related(*joined)
+        query = query.filter(pk__in=pks).order_by("pk")
         try:
-            rows = {row.pk: row for row in query}
+            rows = {row.pk: row for row in _read(connection, (kind, joined), query, pks)}
         except OperationalError as error:
             if getattr(getattr(error, "__cause__", None), "sqlstate", None) == "55P03":
                 raise ServiceError(
@@ -101,8 +119,86 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
         missing = [pk for pk in pks if pk not in rows]
         if missing:
             raise model.DoesNotExist(f"no {model._meta.verbose_name} with id {missing[0]}")
+        if parents:
+            _attach_parents(rows.values(), parent[0], parents, related)
         found[kind] = rows
     return Locked(**found)
+
+
+# Building a lock query's SQL (the joins, ninety columns, the order) costs Django ten times
+# as much as running it, and a hand's save and its two approvals lock the same shapes again
+# and again. So the SQL of a shape (a kind, what it joins, one to four rows) is built by
+# Django once per connection and kept with what turns its rows into models, as a QuerySet
+# would; only the primary keys change from one call to the next.
+_PREPARED_ROWS = 4
+_prepared = threading.local()  # .by_connection: connection → {shape: _Prepared}, per thread
+
+
+class _Prepared:
+    """One shape of lock query, built by Django from ``query``: its SQL and the recipe
+    ``ModelIterable`` follows to make the models (with what they bring) from its rows."""
+
+    def __init__(self, query: models.QuerySet):
+        compiler = query.query.get_compiler(using=query.db)
+        self.sql, self.params = compiler.as_sql()
+        self.db, self.compiler = query.db, compiler
+        select, klass_info = compiler.select, compiler.klass_info
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [column[0].target.attname for column in select[self.start:self.end]]
+        self.populators = get_related_populators(klass_info, select, self.db)
+        self.converters = compiler.get_converters(
+            [column[0] for column in select[:compiler.col_count]])
+
+    def rows(self, connection, pks: list[int]) -> Iterator[models.Model]:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, pks)
+            rows = cursor.fetchall()
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        for row in rows:
+            obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            yield obj
+
+
+def _read(connection, shape: tuple, query: models.QuerySet,
+          pks: list[int]) -> Iterable[models.Model]:
+    """The rows of a lock query: through its prepared SQL when the shape is a small one."""
+    if len(pks) > _PREPARED_ROWS or query.db != connection.alias:
+        return query
+    if not hasattr(_prepared, "by_connection"):
+        _prepared.by_connection = weakref.WeakKeyDictionary()
+    kept = _prepared.by_connection.setdefault(connection, {})
+    key = (*shape, len(pks))
+    prepared = kept.get(key)
+    if prepared is None:
+        prepared = _Prepared(query)
+        if list(prepared.params) != pks:  # not a shape whose only parameters are the keys
+            return query
+        kept[key] = prepared
+    return prepared.rows(connection, pks)
+
+
+def _attach_parents(rows: Iterable[models.Model], name: str, parents: dict[int, models.Model],
+                    related: tuple[str, ...]) -> None:
+    """Give each row its parent locked by the same call; a parent that was not locked is
+    read (not locked) with what it brings, as a join would have read it."""
+    rows = list(rows)
+    attname = f"{name}_id"
+    others = {getattr(row, attname) for row in rows} - set(parents)
+    if others:
+        model = next(iter(rows))._meta.get_field(name).related_model
+        prefix = name + "__"
+        nested = [path[len(prefix):] for path in related if path.startswith(prefix)]
+        query = model.objects.filter(pk__in=sorted(others))
+        if nested:
+            query = query.select_related(*nested)
+        parents = {**parents, **{row.pk: row for row in query}}
+    for row in rows:
+        setattr(row, name, parents[getattr(row, attname)])
 
 
 # Tests only ---------------------------------------------------------------------------------

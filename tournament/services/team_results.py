@@ -60,10 +60,21 @@ def write_match_results(match: Match) -> None:
 
 
 def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
+    # Both rows read in one query, then every field written from what was computed here (as
+    # update_or_create would, without its savepoint and second read): the caller holds the
+    # match's lock, and only a holder of that lock creates or deletes the match's rows.
+    existing = {row.team_id: row for row in TeamResult.objects.filter(
+        round_id=match.round_id, team_id__in=list(rows))}
     for team, values in rows.items():
-        values["void"] = team in void or values["opponent_id"] in void
-        TeamResult.objects.update_or_create(round_id=match.round_id, team_id=team,
-                                            defaults={"match": match, **values})
+        values = {"match": match, **values,
+                  "void": team in void or values["opponent_id"] in void}
+        row = existing.get(team)
+        if row is None:
+            TeamResult.objects.create(round_id=match.round_id, team_id=team, **values)
+            continue
+        for name, value in values.items():
+            setattr(row, name, value)
+        row.save(update_fields=[*values, "updated_at"])
 
 
 def write_bye_results(round_: Round) -> None:
