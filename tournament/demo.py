@@ -416,7 +416,11 @@ class Demo:
 
         dealer = seating.dealer_seat(hand)
         seat_of = {Seat.DEALER: dealer, Seat.NON_DEALER: 3 - dealer}
-        rng = self.values.rng(f"play {table.pk} {hand}")
+        # Named by where it is played, never by database ids: a second build in the same
+        # database (other ids) plays the same event.
+        match = table.match
+        rng = self.values.rng(f"play {match.round.stage.order} {match.round.number} "
+                              f"{match.number} {table.position} {hand}")
         players = {seat: self.player(seats[table.pk, seat], rng) for seat in (1, 2)}
         record = play_box(Box.from_order(deal.cards.split()), players[dealer],
                           players[3 - dealer], rules=rules)

@@ -77,7 +77,8 @@ def quickstart(db, settings, tmp_path, monkeypatch):
         for name, value in env.items():
             monkeypatch.setenv(name, value)
         out = io.StringIO()
-        call_command("quickstart", "--no-serve", stdout=out)
+        # The director account is the subject here, not the demo (tests/tournament/test_demo.py).
+        call_command("quickstart", "--no-serve", "--no-demo", stdout=out)
         return out.getvalue()
 
     return run
