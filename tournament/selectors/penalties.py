@@ -17,7 +17,8 @@ def withdrawn_teams(stage: Stage) -> set[int]:
                      round__stage__order__lte=stage.order)
     if stage.kind != Stage.Kind.GROUPS:
         defaulted = Q(pk__in=[])  # outside a group stage a default loses only its match
-    return set(active.filter(defaulted | disqualified).values_list("team_id", flat=True))
+    return set(active.filter(defaulted | disqualified).order_by().values_list("team_id",
+                                                                             flat=True))
 
 
 def point_penalties(stage: Stage) -> list[Penalty]:

@@ -34,7 +34,8 @@ def is_correction(match: Match) -> bool:
 def match_totals(match: Match) -> tuple[int, int]:
     """(home, away) small points from the current results at both tables (RULES.md §8)."""
     return team_totals(HandResult.objects.filter(table__match=match, is_current=True)
-                       .values_list("table__position", "seat1_points", "seat2_points"))
+                       .order_by().values_list("table__position", "seat1_points",
+                                               "seat2_points"))
 
 
 def all_hands_entered(match: Match) -> bool:

@@ -76,7 +76,7 @@ def missing_at(table: Table) -> list[str]:
     """What a table still lacks before its players may sign: results and approvals."""
     hands = table.match.hands
     current = {r.hand: r for r in HandResult.objects.filter(table=table, is_current=True)
-               .prefetch_related("approvals")}
+               .order_by().prefetch_related("approvals")}
     missing = []
     for hand in range(1, hands + 1):
         result = current.get(hand)

@@ -80,7 +80,7 @@ def record_hand_result(
         round_ = match.round
         # One query finds both a save of this very form and the hand's current version.
         found = list(HandResult.objects.filter(
-            Q(request_token=token) | Q(table=table, hand=hand, is_current=True)))
+            Q(request_token=token) | Q(table=table, hand=hand, is_current=True)).order_by())
         earlier = next((r for r in found if r.request_token == token), None)
         current = next((r for r in found if r.is_current and r.table_id == table.pk
                         and r.hand == hand), None)

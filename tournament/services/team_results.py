@@ -37,8 +37,11 @@ def write_match_results(match: Match) -> None:
                               provisional=False)
         _save(match, rows, void)
         return
-    hands = list(HandResult.objects.filter(table__match=match, is_current=True).values_list(
-        "table__position", "seat1_points", "seat2_points", "declarer_seat", "outcome"))
+    # Unordered: the totals and gins do not depend on the order, and the models' default
+    # order (table → round → stage) would join three tables into every save.
+    hands = list(HandResult.objects.filter(table__match=match, is_current=True).order_by()
+                 .values_list("table__position", "seat1_points", "seat2_points",
+                              "declarer_seat", "outcome"))
     if not hands and match.signed_off_at is None:
         TeamResult.objects.filter(match=match).delete()
         return
@@ -64,7 +67,7 @@ def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
     # update_or_create would, without its savepoint and second read): the caller holds the
     # match's lock, and only a holder of that lock creates or deletes the match's rows.
     existing = {row.team_id: row for row in TeamResult.objects.filter(
-        round_id=match.round_id, team_id__in=list(rows))}
+        round_id=match.round_id, team_id__in=list(rows)).order_by()}
     for team, values in rows.items():
         values = {"match": match, **values,
                   "void": team in void or values["opponent_id"] in void}
