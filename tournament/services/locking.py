@@ -104,10 +104,13 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
                            if path != parent[0] and not path.startswith(prefix))
         else:
             joined = related
-        query = model.objects.select_for_update(of=("self",))
-        if joined:
-            query = query.select_related(*joined)
-        query = query.filter(pk__in=pks).order_by("pk")
+
+        def query(model=model, joined=joined, pks=pks) -> models.QuerySet:
+            rows = model.objects.select_for_update(of=("self",))
+            if joined:
+                rows = rows.select_related(*joined)
+            return rows.filter(pk__in=pks).order_by("pk")
+
         try:
             rows = {row.pk: row for row in _read(connection, (kind, joined), query, pks)}
         except OperationalError as error:
@@ -164,20 +167,24 @@ class _Prepared:
             yield obj
 
 
-def _read(connection, shape: tuple, query: models.QuerySet,
+def _read(connection, shape: tuple, query: Callable[[], models.QuerySet],
           pks: list[int]) -> Iterable[models.Model]:
-    """The rows of a lock query: through its prepared SQL when the shape is a small one."""
-    if len(pks) > _PREPARED_ROWS or query.db != connection.alias:
-        return query
+    """The rows of a lock query (``query()`` makes it): through its prepared SQL when the
+    shape is a small one, without building the QuerySet again."""
+    if len(pks) > _PREPARED_ROWS:
+        return query()
     if not hasattr(_prepared, "by_connection"):
         _prepared.by_connection = weakref.WeakKeyDictionary()
     kept = _prepared.by_connection.setdefault(connection, {})
     key = (*shape, len(pks))
     prepared = kept.get(key)
     if prepared is None:
-        prepared = _Prepared(query)
+        queryset = query()
+        if queryset.db != connection.alias:
+            return queryset
+        prepared = _Prepared(queryset)
         if list(prepared.params) != pks:  # not a shape whose only parameters are the keys
-            return query
+            return queryset
         kept[key] = prepared
     return prepared.rows(connection, pks)
 
