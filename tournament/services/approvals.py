@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext
 
 from scoring import seating
 from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
@@ -27,7 +28,8 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *,
     tournament = table.match.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
     if seat not in (1, 2):
-        raise ServiceError(f"table {table.number} has seats 1 and 2, not {seat}")
+        raise ServiceError(gettext("table %(n)s has seats 1 and 2, not %(seat)s")
+                           % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
         # The result as it is now and the seat's earlier approval of it in one query: an
@@ -36,7 +38,8 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *,
             Approval.objects.filter(result=OuterRef("pk"), seat=seat).values("pk")[:1]),
         ).get(pk=result.pk)
         if not result.is_current:
-            raise ServiceError(f"hand {result.hand} has a newer result; approve that one")
+            raise ServiceError(gettext("hand %(hand)s has a newer result; approve that one")
+                               % {"hand": result.hand})
         if result.approved is not None:
             return Approval.objects.get(pk=result.approved)
         method = _check_player(table, seat, pin)
@@ -66,8 +69,8 @@ def _check_player(table: Table, seat: int, pin: str | None) -> str:
         return Approval.Method.TAP
     player = seat_player(table, seat)
     if not player.pin_hash:
-        raise ServiceError(f"{player.name} (seat {seat}) has no PIN yet; the director sets it "
-                           "on the team's page")
+        raise ServiceError(gettext("%(player)s (seat %(seat)s) has no PIN yet; the director sets "
+                                   "it on the team's page") % {"player": player.name, "seat": seat})
     check_pin(tournament, player, pin, table=table, seat=seat)
     return Approval.Method.PIN
 
@@ -81,13 +84,15 @@ def missing_at(table: Table) -> list[str]:
     for hand in range(1, hands + 1):
         result = current.get(hand)
         if result is None:
-            missing.append(f"table {table.number}: hand {hand} has no result")
+            missing.append(gettext("table %(n)s: hand %(hand)s has no result")
+                           % {"n": table.number, "hand": hand})
             continue
         approved = {a.seat for a in result.approvals.all()}
         for seat in (1, 2):
             if seat not in approved:
-                missing.append(f"table {table.number}: hand {hand} is not approved by "
-                               f"seat {seat}")
+                missing.append(gettext("table %(n)s: hand %(hand)s is not approved by seat "
+                                       "%(seat)s") % {"n": table.number, "hand": hand,
+                                                      "seat": seat})
     return missing
 
 
@@ -102,12 +107,14 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
     tournament = table.match.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
     if seat not in (1, 2):
-        raise ServiceError(f"table {table.number} has seats 1 and 2, not {seat}")
+        raise ServiceError(gettext("table %(n)s has seats 1 and 2, not %(seat)s")
+                           % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
         missing = missing_at(table)
         if missing:
-            raise ServiceError("not ready to sign: " + listed(missing))
+            raise ServiceError(gettext("not ready to sign: %(missing)s")
+                               % {"missing": listed(missing)})
         existing = TableSignature.objects.filter(table=table, seat=seat).first()
         if existing is not None:
             return existing

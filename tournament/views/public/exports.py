@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.models import Deal, Match, Round
 from tournament.selectors.field import box_traveller, round_boxes
@@ -234,7 +235,7 @@ class TravellerTable(tables.Table):
 
 
 OUTCOMES = {"knock": _("Knock"), "gin": _("Gin"), "big_gin": _("Big Gin"),
-            "undercut": _("Undercut"), "draw": _("Draw")}
+            "undercut": _("Undercut"), "draw": pgettext_lazy("hand outcome", "Draw")}
 DECLARERS = {"dealer": _("dealer"), "non_dealer": _("non-dealer")}
 
 
