@@ -178,6 +178,19 @@ def minus_signs(text: str) -> str:
     return re.sub(r"(?<!\w)-(?=\d)", MINUS, text)
 
 
+def empty_standings_columns(tables) -> tuple[str, ...]:
+    """The penalty and provisional columns a standings page leaves out while no team of
+    ``tables`` has one (the downloads always have every column)."""
+    lines = [line for table in tables for line in table.lines]
+    empty = []
+    if not any(line.totals.penalty_match_points or line.totals.penalty_small_points
+               for line in lines):
+        empty.append("penalties")
+    if not any(line.provisional for line in lines):
+        empty.append("provisional")
+    return tuple(empty)
+
+
 def standings_rows(table) -> list[dict]:
     """The rows of a ``selectors.standings.StageStandings`` for ``StandingsTable``."""
     rows = []

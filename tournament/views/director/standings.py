@@ -30,7 +30,12 @@ from tournament.selectors.standings import (
 )
 from tournament.services import Actor
 from tournament.services.integrity import run_standings_check
-from tournament.tables import SpreadsheetExport, StandingsTable, standings_rows
+from tournament.tables import (
+    SpreadsheetExport,
+    StandingsTable,
+    empty_standings_columns,
+    standings_rows,
+)
 from tournament.views.access import staff_view
 from tournament.wording import tiebreak_name
 
@@ -59,22 +64,9 @@ def _tables(request, tournament, stage, group=None):
     return data, tables, after, official_only
 
 
-def _empty_columns(tables: list[StageStandings]) -> tuple[str, ...]:
-    """The page leaves out the penalty and provisional columns while no team has one (the
-    downloads always have every column)."""
-    lines = [line for table in tables for line in table.lines]
-    empty = []
-    if not any(line.totals.penalty_match_points or line.totals.penalty_small_points
-               for line in lines):
-        empty.append("penalties")
-    if not any(line.provisional for line in lines):
-        empty.append("provisional")
-    return tuple(empty)
-
-
 def _page(request, tournament, stage, group=None, *, overall=False):
     data, tables, after, official_only = _tables(request, tournament, stage, group)
-    shown = [(table, StandingsTable(standings_rows(table), exclude=_empty_columns(tables)))
+    shown = [(table, StandingsTable(standings_rows(table), exclude=empty_standings_columns(tables)))
              for table in tables]
     query = f"?after={after}" if after is not None else ""
     return render(request, "director/standings.html", {

@@ -35,6 +35,7 @@ from tournament.tables import (
     IndividualTable,
     SpreadsheetExport,
     StandingsTable,
+    empty_standings_columns,
     individual_rows,
     standings_rows,
 )
@@ -61,14 +62,12 @@ def _plain(value):
 # Standings ------------------------------------------------------------------------------------
 
 def _standings(request, tournament, stage, group, kind):
-    from tournament.views.public.standings import _empty_columns
-
     if stage is None:
         raise Http404("no standings yet")
     stage.tournament = tournament
     _rounds, views = tournament_views(tournament)
     standings = public_standings(stage, views, group=group, after=int_param(request, "after"))
-    exclude = list(_empty_columns(standings.tables))
+    exclude = list(empty_standings_columns(standings.tables))
     if "penalties" in exclude:
         exclude += ["penalty_match_points", "penalty_small_points"]
     if not any(t.group for t in standings.tables):

@@ -14,7 +14,13 @@ from tournament.selectors.public import (
     tournament_views,
 )
 from tournament.selectors.standings import last_stage_played
-from tournament.tables import IndividualTable, StandingsTable, individual_rows, standings_rows
+from tournament.tables import (
+    IndividualTable,
+    StandingsTable,
+    empty_standings_columns,
+    individual_rows,
+    standings_rows,
+)
 from tournament.views.public.base import int_param, public_page, render_public
 from tournament.wording import tiebreak_name
 
@@ -59,17 +65,6 @@ def _player_rows(tournament, standings) -> list[dict]:
             for row, line in zip(individual_rows(standings), standings.rows, strict=True)]
 
 
-def _empty_columns(tables) -> tuple[str, ...]:
-    lines = [line for table in tables for line in table.lines]
-    empty = []
-    if not any(line.totals.penalty_match_points or line.totals.penalty_small_points
-               for line in lines):
-        empty.append("penalties")
-    if not any(line.provisional for line in lines):
-        empty.append("provisional")
-    return tuple(empty)
-
-
 def _page(request, tournament, stage, group=None, *, overall=False):
     stages = list(Stage.objects.filter(tournament=tournament, rounds__status__in=[
         "in_play", "closed"]).distinct().order_by("order"))
@@ -78,7 +73,7 @@ def _page(request, tournament, stage, group=None, *, overall=False):
         _rounds, views = tournament_views(tournament)
         standings = public_standings(stage, views, group=group,
                                      after=int_param(request, "after"))
-        exclude = _empty_columns(standings.tables)
+        exclude = empty_standings_columns(standings.tables)
         context.update(
             standings=standings, groups=stage_groups(standings),
             tables=[(table, PublicStandingsTable(_team_rows(tournament, table),
