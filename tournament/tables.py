@@ -5,10 +5,12 @@ import re
 
 import django_tables2 as tables
 from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.formats import date_format, localize
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
+from django_tables2.utils import AttributeDict, signature
 from tablib import Dataset
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
@@ -100,9 +102,60 @@ class AuditTable(tables.Table):
         return f"{date_format(moment)} {moment:%H:%M:%S}"
 
 
+class PlainRows:
+    """For a table of hundreds of rows of plain dicts (a championship's standings): the body
+    is written in one pass, with each column's cell attributes and its render method's
+    arguments worked out once per column. django-tables2 works them out again for every
+    cell (0.1 ms a cell: half a second for the 512 × 9 cells of 512 teams). The caption,
+    the header and the downloads stay django-tables2's, and a cell is what it would have
+    made of it: the column's ``render_<name>`` called with the ``record`` and ``value`` it
+    asks for, else the value localized as a template shows it; an empty value shows the
+    column's default."""
+
+    def plain_body(self) -> SafeString:
+        columns = []
+        for column in self.columns:  # the visible ones, in order
+            render = getattr(self, f"render_{column.name}", None)
+            wanted = signature(render)[0] if render else ()
+            fixed = {"table": self, "column": column.column, "bound_column": column}
+            if not set(wanted) <= {"value", "record", *fixed}:
+                raise TypeError(f"{type(self).__name__}.render_{column.name} asks for an "
+                                "argument a plain row does not have (bound_row?)")
+            fixed = {name: fixed[name] for name in wanted if name in fixed}
+            columns.append((column.accessor, column.attrs["td"].as_html(), render, wanted,
+                            fixed, column.default, column.column.empty_values))
+        row_attrs = [(name, value, signature(value)[0] if callable(value) else ())
+                     for name, value in self.row_attrs.items()]
+        localized = {}  # the same few numbers come back in every row
+        html = []
+        for record in self.data.data:
+            arguments = {"table": self, "record": record}
+            attrs = AttributeDict({
+                name: value(**{arg: arguments[arg] for arg in wanted}) if callable(value)
+                else value for name, value, wanted in row_attrs})
+            html.append(f"<tr {attrs.as_html()}>" if any(attrs.values()) else "<tr>")
+            for accessor, td_attrs, render, wanted, fixed, default, empty_values in columns:
+                value = record.get(accessor)
+                if value in empty_values:
+                    cell = default
+                elif render is not None:
+                    cell = render(**fixed, **{name: record if name == "record" else value
+                                              for name in wanted if name not in fixed})
+                elif isinstance(value, str):
+                    cell = value
+                else:
+                    key = (type(value), value)
+                    if key not in localized:
+                        localized[key] = localize(value)
+                    cell = localized[key]
+                html.append(f"<td {td_attrs}>{conditional_escape(cell)}</td>")
+            html.append("</tr>")
+        return mark_safe("".join(html))  # every value was escaped above
+
+
 # Standings (issue 11) -----------------------------------------------------------------------
 
-class StandingsTable(tables.Table):
+class StandingsTable(PlainRows, tables.Table):
     """One standings table (``selectors.standings``): the rows come from ``standings_rows``.
     The page shows team, penalties and the provisional marker as text; the downloads carry
     the plain values (code and name apart, penalties as numbers, the criterion's key)."""
@@ -144,6 +197,7 @@ class StandingsTable(tables.Table):
 
     class Meta:
         orderable = False
+        template_name = "includes/plain_table.html"
         attrs = {"class": "standings"}
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
 
@@ -373,7 +427,7 @@ def _number(name, label, extra=""):
         "class": f"num detail {extra}".strip(), "data-label": label}})
 
 
-class IndividualTable(tables.Table):
+class IndividualTable(PlainRows, tables.Table):
     """Individual standings (``selectors.individual``): rows from ``individual_rows``. On a
     phone each row folds into a card (site.css), each number after its short label."""
 
@@ -406,6 +460,7 @@ class IndividualTable(tables.Table):
 
     class Meta:
         orderable = False
+        template_name = "includes/plain_table.html"
         attrs = {"class": "standings individual"}
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
 

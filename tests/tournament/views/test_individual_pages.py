@@ -63,7 +63,7 @@ def login(client, tournament, staff_user):
 def test_referees_see_provisional_hands_marked_scorers_none(login, tournament, played):
     stage = played(2, 2)
     referee = words(login("referee").get(url("individual", tournament.slug)))
-    assert referee.count('class="provisional ') == 4 and "badge-provisional" in referee
+    assert referee.count('<tr class="provisional">') == 4 and "badge-provisional" in referee
     # T1 home: its first player sits in seat 1 of table 1 (+46), its second in seat 2 of
     # table 2 (-46).
     assert "=SUM(1+1)" in referee and "+23.00" in referee and "+46" in referee

@@ -28,8 +28,10 @@ from tournament.wording import tiebreak_name
 class PublicStandingsTable(StandingsTable):
     """The staff's standings table, each team linked to its public page, with a caption."""
 
+    caption_hidden = False
+
     def __init__(self, *args, caption="", **kwargs):
-        super().__init__(*args, template_name="public/includes/table.html", **kwargs)
+        super().__init__(*args, **kwargs)
         self.caption = caption
 
     class Meta(StandingsTable.Meta):
@@ -44,8 +46,10 @@ class PublicIndividualTable(IndividualTable):
     """The staff's individual table, each player linked to his public page, with a
     caption."""
 
+    caption_hidden = False
+
     def __init__(self, *args, caption="", **kwargs):
-        super().__init__(*args, template_name="public/includes/table.html", **kwargs)
+        super().__init__(*args, **kwargs)
         self.caption = caption
 
     class Meta(IndividualTable.Meta):
