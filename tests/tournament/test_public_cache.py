@@ -2,6 +2,7 @@
 sessions and authentication run, until a service commits a change of its tournament; never
 to a reader with a session, never across languages, never after a change."""
 
+import gzip
 import uuid
 
 import pytest
@@ -126,6 +127,36 @@ def test_a_conditional_request_is_answered_not_modified(client, tournament, even
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304 and response["ETag"] == etag
     assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+def test_a_reader_that_accepts_gzip_gets_the_page_compressed_once(client, tournament, event):
+    url = standings_url(tournament)
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert first["X-Public-Cache"] == "miss" and first["Content-Encoding"] == "gzip"
+    page = gzip.decompress(first.content)
+    assert int(first["Content-Length"]) == len(first.content) < len(page)
+    plain = client.get(url)
+    assert plain["X-Public-Cache"] == "hit" and not plain.has_header("Content-Encoding")
+    assert plain.content == page and int(plain["Content-Length"]) == len(page)
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert again["X-Public-Cache"] == "hit" and gzip.decompress(again.content) == page
+    for response in (first, plain, again):
+        assert "Accept-Encoding" in response["Vary"] and "Cookie" in response["Vary"]
+    # One page, two encodings: the gzip copy's tag is the weak form of the plain one's, and
+    # either answers a conditional request in either encoding.
+    assert first["ETag"] == f"W/{plain['ETag']}"
+    for etag in (first["ETag"], plain["ETag"]):
+        for encoding in ("gzip", ""):
+            response = client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_ENCODING=encoding)
+            assert response.status_code == 304
+
+
+def test_a_small_answer_is_not_compressed(client, tournament, event):
+    url = f"/api/tournaments/{tournament.slug}"
+    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and len(response.content) < 1024
+    assert not response.has_header("Content-Encoding")
+    assert response.json()["slug"] == tournament.slug
 
 
 def test_errors_and_staff_pages_are_not_kept(client, tournament, event):
