@@ -79,6 +79,14 @@ def tiebreak_name(key: str) -> str:
     return tiebreak_names().get(key, key)
 
 
+def ranking_order(tiebreaks) -> str:
+    """The sentence that says how a stage ranks its teams, its tiebreaks (keys or
+    ``TieBreak`` members) in their order, listed as the language lists things."""
+    names = [tiebreak_name(str(getattr(key, "value", key))) for key in tiebreaks]
+    return gettext("Order: match points, small points, then %(tiebreaks)s.") % {
+        "tiebreaks": pgettext("list separator", ", ").join(names)}
+
+
 def criterion_value(key: str, value) -> str:
     """One side of a comparison in the standings: "5 mp", "+21", "2 wins", "lot 75a5aadb"."""
     if key == "match_points":

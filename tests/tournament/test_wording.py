@@ -7,7 +7,13 @@ from django.utils import translation
 from scoring.hand import FalseKnock, score_hand
 from scoring.rules import DrawRule, Rules
 from scoring.standings import TIEBREAKS, Separation, chain
-from tournament.wording import criterion_value, hand_line, score_text, separation_text
+from tournament.wording import (
+    criterion_value,
+    hand_line,
+    ranking_order,
+    score_text,
+    separation_text,
+)
 
 
 class Stored:
@@ -134,3 +140,13 @@ def test_in_chinese_a_service_error_reaches_the_reader_translated():
         error = _service_error(HandEntry("draw", 1, None, None, None, None))
     assert error.message == "和局没有宣告方"
     assert error.field_errors == {"declarer_seat": ["和局没有宣告方"]}
+
+
+def test_the_ranking_order_is_listed_as_each_language_lists():
+    keys = ["head_to_head", "wins", "lots"]
+    with translation.override("en"):
+        assert ranking_order(keys) == ("Order: match points, small points, then head-to-head, "
+                                       "match wins, drawing of lots.")
+    with translation.override("zh-hans"):
+        chinese = ranking_order(keys)
+    assert chinese == "排序\uff1a积分、小分\uff0c然后依次为相互战绩、胜场数、抽签。"

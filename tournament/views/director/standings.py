@@ -37,7 +37,7 @@ from tournament.tables import (
     standings_rows,
 )
 from tournament.views.access import staff_view
-from tournament.wording import tiebreak_name
+from tournament.wording import ranking_order
 
 DOWNLOADS = ("csv", "xlsx", "pdf")
 
@@ -74,8 +74,7 @@ def _page(request, tournament, stage, group=None, *, overall=False):
         "tables": shown, "played_rounds": data.played_rounds, "after": after,
         "groups": groups_of(data) if stage.kind == stage.Kind.GROUPS else [],
         "official_only": official_only, "provisional": any(t.provisional for t in tables),
-        "tiebreaks": [tiebreak_name(str(getattr(key, "value", key)))
-                      for key in data.tiebreaks],
+        "ranking_order": ranking_order(data.tiebreaks),
         "query": query,
     })
 

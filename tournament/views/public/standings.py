@@ -22,7 +22,7 @@ from tournament.tables import (
     standings_rows,
 )
 from tournament.views.public.base import int_param, public_page, render_public
-from tournament.wording import tiebreak_name
+from tournament.wording import ranking_order
 
 
 class PublicStandingsTable(StandingsTable):
@@ -84,8 +84,7 @@ def _page(request, tournament, stage, group=None, *, overall=False):
                                                  exclude=exclude, caption=table.title))
                     for table in standings.tables],
             query=f"?after={standings.after}" if standings.after is not None else "",
-            tiebreaks=[tiebreak_name(str(getattr(key, "value", key)))
-                       for key in standings.data.tiebreaks])
+            ranking_order=ranking_order(standings.data.tiebreaks))
     return render_public(request, tournament, "public/standings.html", context,
                          active="standings")
 
