@@ -30,12 +30,14 @@ standings page, and no process compresses it again per request. Nothing kept is 
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import re
 import secrets
 import time
 from functools import wraps
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
@@ -119,11 +121,30 @@ def mark_public(response, scope: str | None) -> None:
     setattr(response, _CACHEABLE, scope or SITE)
 
 
+_RELEASE_FILES = (".py", ".html", ".mo", ".css", ".js")
+
+
+@functools.cache
+def release() -> str:
+    """A digest of the code, templates and translations that build the pages, worked out
+    once per process: pages are kept under it, so after an upgrade (or on a server not yet
+    upgraded) no page built by another release is served, without anyone clearing the
+    cache."""
+    root = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder in ("tournament", "scoring", "templates"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in _RELEASE_FILES and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _entry_key(request) -> str:
     language = get_language_from_request(request, check_path=False)
     address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     digest = hashlib.sha256(address.encode()).hexdigest()[:32]
-    return f"public:page:{language}:{digest}"
+    return f"public:page:{release()}:{language}:{digest}"
 
 
 # The pages this process served last, by key: a hit then costs one small read of the

@@ -151,6 +151,35 @@ def test_a_reader_that_accepts_gzip_gets_the_page_compressed_once(client, tourna
             assert response.status_code == 304
 
 
+def test_a_page_kept_by_another_release_of_the_site_is_not_served(
+        client, tournament, event, monkeypatch):
+    url = standings_url(tournament)
+    client.get(url)
+    assert client.get(url)["X-Public-Cache"] == "hit"
+    monkeypatch.setattr(public_cache, "release", lambda: "upgraded")
+    assert client.get(url)["X-Public-Cache"] == "miss"
+    assert client.get(url)["X-Public-Cache"] == "hit"
+
+
+def test_the_release_is_a_digest_of_the_code_and_templates(settings, tmp_path):
+    for name, text in (("tournament/a.py", "x = 1"), ("templates/a.html", "<p>"),
+                       ("scoring/b.txt", "not code")):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    settings.BASE_DIR = tmp_path
+    public_cache.release.cache_clear()
+    try:
+        first = public_cache.release()
+        (tmp_path / "scoring/b.txt").write_text("changed, but not code")
+        public_cache.release.cache_clear()
+        assert public_cache.release() == first
+        (tmp_path / "templates/a.html").write_text("<p>changed")
+        public_cache.release.cache_clear()
+        assert public_cache.release() != first
+    finally:
+        public_cache.release.cache_clear()
+
+
 def test_a_small_answer_is_not_compressed(client, tournament, event):
     url = f"/api/tournaments/{tournament.slug}"
     response = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
