@@ -23,8 +23,8 @@ processes the cache must be shared (``CACHE_URL`` pointing to Redis); the local-
 default serves a single process.
 
 A page is compressed once, when it is built, and the gzip copy kept beside the plain one: a
-phone that asks for gzip (every browser does) gets 20 KB instead of the 250 KB of a 512-team
-standings page, and no process compresses it again per request. Nothing kept is personal
+phone that asks for gzip (every browser does) gets 17 KiB instead of the 241 KiB of a
+512-team standings page, and no process compresses it again per request. Nothing kept is personal
 (no session, no CSRF token), so compression reveals nothing a reader could not read.
 """
 

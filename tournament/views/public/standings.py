@@ -25,14 +25,19 @@ from tournament.views.public.base import int_param, public_page, render_public
 from tournament.wording import ranking_order
 
 
-class PublicStandingsTable(StandingsTable):
-    """The staff's standings table, each team linked to its public page, with a caption."""
+class Captioned:
+    """A public table shows its caption (the staff's pages hide theirs under a heading that
+    names the table), given per table."""
 
     caption_hidden = False
 
     def __init__(self, *args, caption="", **kwargs):
         super().__init__(*args, **kwargs)
         self.caption = caption
+
+
+class PublicStandingsTable(Captioned, StandingsTable):
+    """The staff's standings table, each team linked to its public page, with a caption."""
 
     class Meta(StandingsTable.Meta):
         pass
@@ -42,15 +47,9 @@ class PublicStandingsTable(StandingsTable):
                            record["url"], record["code"], record["name"])
 
 
-class PublicIndividualTable(IndividualTable):
+class PublicIndividualTable(Captioned, IndividualTable):
     """The staff's individual table, each player linked to his public page, with a
     caption."""
-
-    caption_hidden = False
-
-    def __init__(self, *args, caption="", **kwargs):
-        super().__init__(*args, **kwargs)
-        self.caption = caption
 
     class Meta(IndividualTable.Meta):
         pass
