@@ -34,6 +34,18 @@ def scrolled_tables(page) -> list[str]:
                   + " " + e.scrollWidth + ">" + e.clientWidth)""")
 
 
+def clipped_cells(page) -> list[str]:
+    """Table cells whose text reaches past their table's right edge: on a phone, where
+    rows fold into cards, it is cut at the card's edge ("Pts +37" for "Pts +371")."""
+    return page.evaluate("""() => [...document.querySelectorAll('td')].filter(cell => {
+            if (cell.offsetParent === null) return false;
+            const text = document.createRange();
+            text.selectNodeContents(cell);
+            return text.getBoundingClientRect().right
+                > cell.closest('table').getBoundingClientRect().right + 1;
+        }).slice(0, 8).map(e => e.className + " '" + e.innerText.trim() + "'")""")
+
+
 @pytest.fixture
 def event(director_actor, tournament, make_team):
     return build_event(director_actor, tournament, make_team, closed=2, open_round=False,
@@ -93,6 +105,7 @@ def test_every_public_page_reads_on_a_phone_and_a_wide_screen(page, live_server,
         assert page.locator("nav.public-nav").count() == (0 if key == "list" else 1), key
         assert not overflow(page), f"{key} scrolls sideways at {name}: {overflow(page)}"
         assert not scrolled_tables(page), f"{key}: {scrolled_tables(page)} wider at {name}"
+        assert not clipped_cells(page), f"{key}: {clipped_cells(page)} cut at {name}"
 
 
 def test_a_match_in_play_holds_back_unfinished_boxes_on_a_phone(page, live_server,
