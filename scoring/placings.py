@@ -137,64 +137,168 @@ WON_THIRD_PLACE = "third_place_won"
 LOST_THIRD_PLACE = "third_place_lost"
 OUT_IN_ROUND = "out_in_round"  # out in knockout round ``FinalPlace.round`` (1 = the first)
 NOT_QUALIFIED = "not_qualified"
+STILL_PLAYING = "still_playing"  # in the knockout still (or in the third-place match)
+WITHDRAWN = "withdrawn"  # withdrawn from the stage before after a default: not ranked
+BY_STANDINGS = "standings"  # an event without a knockout: its last stage's standings
+
+DECIDED_BY = (WON_FINAL, LOST_FINAL, WON_THIRD_PLACE, LOST_THIRD_PLACE, OUT_IN_ROUND,
+              NOT_QUALIFIED, STILL_PLAYING, WITHDRAWN, BY_STANDINGS)
 
 
 @dataclass(frozen=True, slots=True)
 class FinalPlace:
     """A team's final place and what decided it: the final, the third-place match, the
     knockout round it went out in (then ``round`` is that round's number, 1 the first), or
-    not qualifying (then its order in the stage before)."""
+    not qualifying (then its order in the stage before).
 
-    place: int
+    ``place`` is None while it is not decided yet: the team is still playing, or went out
+    in a round whose other matches are still to be decided (its place among that round's
+    losers depends on who they are), or is withdrawn (never ranked). ``places`` is the
+    best and the worst place still open to it (both ``place`` once decided; None for a
+    withdrawn team)."""
+
+    place: int | None
     team: TeamId
     decided_by: str
     round: int | None = None
+    places: tuple[int, int] | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.place is not None
+
+
+def knockout_ranking(teams: Sequence[TeamId],
+                     knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,
+                     third_place_match: bool, third_place: KnockoutMatch | None,
+                     before: Sequence[TeamId], not_qualified: Sequence[TeamId] = (),
+                     withdrawn: Sequence[TeamId] = ()) -> list[FinalPlace]:
+    """The event's ranking so far from its last knockout (RULES.md §11), every team once:
+
+    - ``teams``: the knockout's teams; ``knockout_rounds[r - 1]``: the matches of round
+      *r* decided so far (a bye of round 1 as a match without a loser); ``third_place``:
+      the third-place match once decided; ``third_place_match``: whether the stage plays
+      one (it is played when both semi-finals are, so never with 3 teams).
+    - The final decides places 1 and 2, a third-place match 3 and 4. The teams out in one
+      round share the places below those still in (out in the quarter-finals: 5 to 8;
+      in the first round of a 12-team knockout: 9 to 12) and are ordered among themselves
+      by ``before`` (their order in the stage before: ``stage_order``), once every match
+      of that round is decided; until then their place is open.
+    - The teams that did not qualify follow in the order given (by group place, then
+      group standings values: ``not_qualified``), then the ``withdrawn`` teams, unranked.
+
+    Rows come best first: decided places in order, a team still open at the best place
+    open to it (the teams still playing first)."""
+    count = len(teams)
+    if count < 2:
+        raise RuleError(gettext_noop("a knockout needs at least 2 teams, not {count}"),
+                        count=count)
+    rounds = (count - 1).bit_length()  # to the final
+    if len(knockout_rounds) > rounds:
+        raise RuleError(gettext_noop("a knockout of {count} teams has {rounds} rounds, not "
+                                     "{played}"), count=count, rounds=rounds,
+                        played=len(knockout_rounds))
+    in_knockout = set(teams)
+    order = {team: index for index, team in enumerate(before)}
+    missing = [team for team in teams if team not in order]
+    if missing:
+        raise RuleError(gettext_noop("{team!r} is not in the standings of the stage before"),
+                        team=missing[0])
+    plays_third = third_place_match and count >= 4
+
+    def teams_in(number: int) -> int:
+        """The teams that play round ``number`` (byes of round 1 included)."""
+        return count if number == 1 else 1 << (rounds - number + 1)
+
+    losers: dict[TeamId, int] = {}  # team → the round it went out in
+    for number, matches in enumerate(knockout_rounds, 1):
+        for match in matches:
+            for team in (match.winner, match.loser):
+                if team is not None and team not in in_knockout:
+                    raise RuleError(gettext_noop("{team!r} is not in the knockout"), team=team)
+            if match.winner in losers:
+                raise RuleError(gettext_noop("{team!r} won a match after going out"),
+                                team=match.winner)
+            if match.loser is None:
+                continue
+            if match.loser in losers:
+                raise RuleError(gettext_noop("a team is out of the knockout twice"))
+            losers[match.loser] = number
+    if third_place is not None:
+        if not plays_third:
+            raise RuleError(gettext_noop("this knockout plays no third-place match"))
+        semifinal_losers = {team for team, number in losers.items() if number == rounds - 1}
+        if {third_place.winner, third_place.loser} != semifinal_losers:
+            raise RuleError(
+                gettext_noop("the third-place match is not between the semi-final losers"))
+
+    rows: list[FinalPlace] = []
+    for number in range(1, rounds + 1):
+        out = sorted((team for team, lost in losers.items() if lost == number),
+                     key=order.__getitem__)
+        if number == rounds:  # the final
+            for team in out:
+                winner = next(m.winner for m in knockout_rounds[number - 1]
+                              if m.loser == team)
+                rows += [FinalPlace(1, winner, WON_FINAL, number, (1, 1)),
+                         FinalPlace(2, team, LOST_FINAL, number, (2, 2))]
+            continue
+        if number == rounds - 1 and plays_third:
+            if third_place is not None:
+                rows += [FinalPlace(3, third_place.winner, WON_THIRD_PLACE, rounds, (3, 3)),
+                         FinalPlace(4, third_place.loser, LOST_THIRD_PLACE, rounds, (4, 4))]
+            else:
+                rows += [FinalPlace(None, team, STILL_PLAYING, None, (3, 4)) for team in out]
+            continue
+        best, worst = teams_in(number + 1) + 1, teams_in(number)
+        if len(out) == worst - best + 1:
+            rows += [FinalPlace(place, team, OUT_IN_ROUND, number, (place, place))
+                     for place, team in enumerate(out, best)]
+        else:
+            rows += [FinalPlace(None, team, OUT_IN_ROUND, number, (best, worst))
+                     for team in out]
+    champion = {row.team for row in rows if row.decided_by == WON_FINAL}
+    alive = [team for team in teams if team not in losers and team not in champion]
+    for team in sorted(alive, key=order.__getitem__):
+        won = sum(1 for matches in knockout_rounds for m in matches if m.winner == team)
+        rows.append(FinalPlace(None, team, STILL_PLAYING, None, (1, teams_in(won + 1)
+                                                                   if won + 1 <= rounds
+                                                                   else 1)))
+    rows.sort(key=lambda row: (row.places[0], order[row.team]))
+    placed = set(in_knockout)
+    for place, team in enumerate((t for t in not_qualified if t not in placed), count + 1):
+        rows.append(FinalPlace(place, team, NOT_QUALIFIED, None, (place, place)))
+        placed.add(team)
+    rows += [FinalPlace(None, team, WITHDRAWN) for team in withdrawn if team not in placed]
+    return rows
+
+
+def is_final(ranking: Sequence[FinalPlace]) -> bool:
+    """Every team of the ranking has its place (the withdrawn are never ranked)."""
+    return all(row.decided or row.decided_by == WITHDRAWN for row in ranking)
 
 
 def final_ranking(knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,
                   third_place: KnockoutMatch | None, before: Sequence[TeamId],
                   not_qualified: Sequence[TeamId] = ()) -> list[FinalPlace]:
-    """The event's final ranking: the final decides places 1 and 2, a third-place match 3
-    and 4; teams out in the same knockout round are ordered by ``before`` (their standings in
-    the stage before: ``stage_order``); then the teams that did not qualify, in the order
-    given (by group place, then group standings values: ``not_qualified``)."""
+    """The event's final ranking once the knockout is over (``knockout_ranking`` of a
+    finished knockout, its teams read off the matches): refused while a place is open."""
     if not knockout_rounds or len(knockout_rounds[-1]) != 1:
         raise RuleError(gettext_noop("the knockout has no final yet"))
-    order = {team: index for index, team in enumerate(before)}
-
-    def by_before(teams: Sequence[TeamId]) -> list[TeamId]:
-        missing = [team for team in teams if team not in order]
-        if missing:
-            raise RuleError(
-                gettext_noop("{team!r} is not in the standings of the stage before"),
-                team=missing[0])
-        return sorted(teams, key=order.__getitem__)
-
-    last = len(knockout_rounds)
-    final = knockout_rounds[-1][0]
-    ranking: list[tuple[TeamId, str, int | None]] = [(final.winner, WON_FINAL, last)]
-    if final.loser is not None:
-        ranking.append((final.loser, LOST_FINAL, last))
-    semifinal_losers = ([m.loser for m in knockout_rounds[-2] if m.loser is not None]
-                        if last > 1 else [])
+    teams = list(dict.fromkeys(team for matches in knockout_rounds for match in matches
+                               for team in (match.winner, match.loser) if team is not None))
     if third_place is not None:
+        semifinal_losers = ([m.loser for m in knockout_rounds[-2] if m.loser is not None]
+                            if len(knockout_rounds) > 1 else [])
         if {third_place.winner, third_place.loser} != set(semifinal_losers):
             raise RuleError(
                 gettext_noop("the third-place match is not between the semi-final losers"))
-        ranking += [(third_place.winner, WON_THIRD_PLACE, last),
-                    (third_place.loser, LOST_THIRD_PLACE, last)]
-    else:
-        ranking += [(team, OUT_IN_ROUND, last - 1) for team in by_before(semifinal_losers)]
-    for number in range(last - 2, 0, -1):
-        losers = [m.loser for m in knockout_rounds[number - 1] if m.loser is not None]
-        ranking += [(team, OUT_IN_ROUND, number) for team in by_before(losers)]
-    teams = [team for team, _how, _round in ranking]
-    if len(set(teams)) != len(teams):
-        raise RuleError(gettext_noop("a team is out of the knockout twice"))
-    placed = set(teams)
-    ranking += [(team, NOT_QUALIFIED, None) for team in not_qualified if team not in placed]
-    return [FinalPlace(place, team, how, round_)
-            for place, (team, how, round_) in enumerate(ranking, 1)]
+    ranking = knockout_ranking(teams, knockout_rounds, third_place_match=third_place is not None,
+                               third_place=third_place, before=before,
+                               not_qualified=not_qualified)
+    if not is_final(ranking):
+        raise RuleError(gettext_noop("the knockout has no final yet"))
+    return ranking
 
 
 def final_places(knockout_rounds: Sequence[Sequence[KnockoutMatch]], *,

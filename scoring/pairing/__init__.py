@@ -7,8 +7,11 @@ from scoring.pairing.berger import berger_rounds
 from scoring.pairing.groups import snake_groups
 from scoring.pairing.knockout import (
     bracket_order,
+    bracket_rounds,
+    bracket_size,
     cross_groups,
     next_round,
+    round_slots,
     seeded_bracket,
     third_place_match,
 )
@@ -27,8 +30,11 @@ __all__ = [
     "SwissTeam",
     "berger_rounds",
     "bracket_order",
+    "bracket_rounds",
+    "bracket_size",
     "cross_groups",
     "next_round",
+    "round_slots",
     "round_robin",
     "seeded_bracket",
     "snake_groups",

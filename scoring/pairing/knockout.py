@@ -37,6 +37,30 @@ def bracket_order(size: int) -> list[int]:
     return order
 
 
+def bracket_size(teams: int) -> int:
+    """The slots of the bracket for ``teams`` teams: the next power of two (byes fill the
+    rest); 2 for a final alone."""
+    if teams < 2:
+        raise RuleError(gettext_noop("a knockout needs at least 2 teams, not {count}"),
+                        count=teams)
+    return 1 << (teams - 1).bit_length()
+
+
+def bracket_rounds(teams: int) -> int:
+    """Rounds from the first to the final: 1 for 2 teams, 3 for 5 to 8, 4 for 9 to 16."""
+    return bracket_size(teams).bit_length() - 1
+
+
+def round_slots(number: int, rounds: int) -> int:
+    """The teams a bracket round is named by (2 the final, 4 the semi-finals, 8 the
+    quarter-finals, 16 the round of 16, …): the slots of the bracket it starts from, byes
+    included, so that a 12-team knockout opens with its round of 16."""
+    if not 1 <= number <= rounds:
+        raise RuleError(gettext_noop("round {number} is not one of the {rounds} rounds of "
+                                     "this bracket"), number=number, rounds=rounds)
+    return 1 << (rounds - number + 1)
+
+
 def seeded_bracket(seeds: Sequence[T]) -> list[tuple[T, T | None]]:
     """First-round matches for teams in seed order; missing seeds make byes for the top."""
     if len(seeds) < 2:

@@ -3,8 +3,11 @@ import pytest
 from scoring.errors import RuleError
 from scoring.pairing import (
     bracket_order,
+    bracket_rounds,
+    bracket_size,
     cross_groups,
     next_round,
+    round_slots,
     seeded_bracket,
     third_place_match,
 )
@@ -137,3 +140,16 @@ def test_third_place_is_between_the_semifinal_losers():
 def test_third_place_needs_two_played_semifinals(results):
     with pytest.raises(RuleError):
         third_place_match(results)
+
+
+def test_bracket_rounds_are_named_by_the_slots_they_start_from():
+    assert [bracket_size(n) for n in (2, 3, 4, 5, 6, 8, 9, 12, 16, 17)] == [
+        2, 4, 4, 8, 8, 8, 16, 16, 16, 32]
+    assert [bracket_rounds(n) for n in (2, 4, 6, 8, 12, 16)] == [1, 2, 3, 3, 4, 4]
+    # A 12-team knockout: round of 16 (with byes), quarter-finals, semi-finals, final.
+    assert [round_slots(number, 4) for number in (1, 2, 3, 4)] == [16, 8, 4, 2]
+    assert round_slots(1, 1) == 2
+    with pytest.raises(RuleError):
+        round_slots(5, 4)
+    with pytest.raises(RuleError):
+        bracket_size(1)
