@@ -54,6 +54,8 @@ public_patterns = [
     # Downloads of the public tables (CSV, XLSX): the same selectors and switches as pages.
     path("t/<slug:slug>/standings.<slug:kind>", exports.standings_export,
          name="standings_export"),
+    path("t/<slug:slug>/final-ranking.<slug:kind>", exports.final_ranking_export,
+         name="final_ranking_export"),
     path("t/<slug:slug>/stages/<int:pk>/standings.<slug:kind>",
          exports.stage_standings_export, name="stage_standings_export"),
     path("t/<slug:slug>/stages/<int:pk>/standings/group/<int:group_pk>/standings.<slug:kind>",

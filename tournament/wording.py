@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext, pgettext
 
+from scoring import placings
 from scoring.errors import Phrase
 from scoring.explain import Phrases, explain
 from scoring.hand import HandScore
@@ -127,3 +128,62 @@ def rule_message(error: Exception) -> str:
         return gettext(template).format(**params) if params else gettext(template)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
         return str(error)
+
+
+# The knockout: its rounds and what decided each final place (scoring.placings) -----------
+
+def knockout_round_name(slots: int) -> str:
+    """A bracket round by the slots it starts from (``scoring.pairing.round_slots``):
+    "Final", "Semi-finals", "Quarter-finals", "Round of 16", "Round of 32", …"""
+    if slots == 2:
+        return pgettext("knockout round", "Final")
+    if slots == 4:
+        return pgettext("knockout round", "Semi-finals")
+    if slots == 8:
+        return pgettext("knockout round", "Quarter-finals")
+    return pgettext("knockout round", "Round of %(n)d") % {"n": slots}
+
+
+def third_place_name() -> str:
+    return pgettext("knockout round", "Match for third place")
+
+
+def placing_label(decided_by: str, *, round_slots: int | None = None,
+                  stage: str = "") -> str:
+    """What decided a place (``scoring.placings.FinalPlace.decided_by``), in the reader's
+    language: "won the final", "out in the quarter-finals", "still playing", …"""
+    if decided_by == placings.OUT_IN_ROUND and round_slots is not None:
+        if round_slots == 2:
+            return gettext("lost the final")
+        if round_slots == 4:
+            return gettext("out in the semi-finals")
+        if round_slots == 8:
+            return gettext("out in the quarter-finals")
+        return gettext("out in the round of %(n)d") % {"n": round_slots}
+    if decided_by == placings.BY_STANDINGS:
+        return gettext("by the standings of %(stage)s") % {"stage": stage}
+    labels = {
+        placings.WON_FINAL: gettext("won the final"),
+        placings.LOST_FINAL: gettext("lost the final"),
+        placings.WON_THIRD_PLACE: gettext("won the match for third place"),
+        placings.LOST_THIRD_PLACE: gettext("lost the match for third place"),
+        placings.NOT_QUALIFIED: gettext("did not qualify"),
+        placings.STILL_PLAYING: gettext("still playing"),
+        placings.WITHDRAWN: gettext("withdrawn"),
+    }
+    return labels.get(decided_by, decided_by)
+
+
+def knockout_result(winner: str, margin: int | None, *, default: bool = False,
+                    extra_hands: int = 0, provisional: bool = False) -> str:
+    """A knockout match's score line (RULES.md §11: the higher total goes through):
+    "CHN-R won by 11", "… after 2 extra hands", "AUS won by default", "FRA leads by 4"."""
+    if default:
+        return gettext("%(team)s won by default") % {"team": winner}
+    if provisional:
+        return gettext("%(team)s leads by %(n)d") % {"team": winner, "n": margin}
+    if extra_hands:
+        return ngettext("%(team)s won by %(n)d after %(extra)d extra hand",
+                        "%(team)s won by %(n)d after %(extra)d extra hands", extra_hands) % {
+            "team": winner, "n": margin, "extra": extra_hands}
+    return gettext("%(team)s won by %(n)d") % {"team": winner, "n": margin}

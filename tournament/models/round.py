@@ -8,7 +8,9 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring.pairing import round_slots
 from scoring.rules import Rules
+from tournament.wording import knockout_round_name
 
 
 class Round(models.Model):
@@ -59,6 +61,10 @@ class Round(models.Model):
 
     @property
     def label(self) -> str:
+        """"Round 3"; in a knockout the bracket round's name ("Quarter-finals", "Final")."""
+        rounds = self.stage.bracket_rounds
+        if rounds is not None and 1 <= self.number <= rounds:
+            return knockout_round_name(round_slots(self.number, rounds))
         return str(_("Round %(n)d") % {"n": self.number})
 
     @property

@@ -5,6 +5,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring.pairing import bracket_rounds
+
 
 class Stage(models.Model):
     class Kind(models.TextChoices):
@@ -56,6 +58,15 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def bracket_rounds(self) -> int | None:
+        """A knockout's rounds from the first to the final, from the bracket stored when
+        its first round was drawn (None before, and for other stages)."""
+        if self.kind != self.Kind.KNOCKOUT or not isinstance(self.schedule, dict):
+            return None
+        bracket = self.schedule.get("bracket")
+        return bracket_rounds(2 * len(bracket)) if bracket else None
 
 
 class Group(models.Model):

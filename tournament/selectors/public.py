@@ -41,6 +41,7 @@ from tournament.selectors.standings import (
     tables_of,
 )
 from tournament.selectors.visibility import PublicViews, ResultView, public_views
+from tournament.wording import knockout_result
 
 
 def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
@@ -107,11 +108,33 @@ class MatchLine:
             return ""
         return Side.HOME if self.home_points > self.away_points else Side.AWAY
 
+    @property
+    def knockout(self) -> bool:
+        """A knockout match: the higher total goes through, match points decide nothing."""
+        return self.match.round.stage.kind == Stage.Kind.KNOCKOUT
 
-def match_lines(matches: QuerySet[Match], views: PublicViews) -> list[MatchLine]:
+    @property
+    def knockout_result(self) -> str:
+        """"CHN-R won by 11" (official), "… leads by 11" (provisional), "… won by default";
+        "" while tied or hidden."""
+        match = self.match
+        if self.state == State.FORFEITED and match.forfeited_by_id is not None:
+            winner = match.away if match.forfeited_by_id == match.home_id else match.home
+            return knockout_result(winner.code, None, default=True)
+        if not self.has_score or self.home_total == 0:
+            return ""
+        winner = match.home if self.home_total > 0 else match.away
+        return knockout_result(winner.code, abs(self.home_total),
+                               extra_hands=match.extra_hands,
+                               provisional=self.state != State.OFFICIAL or self.provisional)
+
+
+def match_lines(matches: QuerySet[Match], views: PublicViews, *,
+                switch: bool = True) -> list[MatchLine]:
     """Each match with its state and, where the public's view of its round allows (and the
-    tournament's results are public), its totals and match points from the stored result
-    rows, which the standings read too (three queries)."""
+    tournament's results are public: ``switch=False`` for staff, who see them anyway), its
+    totals and match points from the stored result rows, which the standings read too
+    (three queries)."""
     matches = list(matches.select_related("round__stage__tournament", "home", "away", "group")
                    .order_by("round__stage__order", "round__number", "number"))
     ids = [m.pk for m in matches]
@@ -147,7 +170,8 @@ def match_lines(matches: QuerySet[Match], views: PublicViews) -> list[MatchLine]
         else:
             state = State.PLAYING
         # The tournament's switch for public results hides every score (not the state).
-        shown = match.round.stage.tournament.public_results and view.shows_match(match.pk)
+        shown = ((not switch or match.round.stage.tournament.public_results)
+                 and view.shows_match(match.pk))
         line = MatchLine(match=match, state=state, entered=count, to_enter=to_enter,
                          shown=shown)
         if shown and home is not None and away is not None and not void:

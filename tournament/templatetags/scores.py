@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from django import template
 
 from scoring.match import match_points, winner
-from tournament.wording import hand_line
+from scoring.seating import Side
+from tournament.models import Stage
+from tournament.wording import hand_line, knockout_result
 
 register = template.Library()
 
@@ -36,25 +38,34 @@ class ScoreLine:
     home_points: int
     away_points: int
     winner: str  # "home", "away" or "" for a tie
+    knockout: str = ""  # a knockout match: "CHN-R won by 11" instead of match points
+
+    @property
+    def points(self) -> str:
+        return self.knockout or f"{self.home_points} : {self.away_points}"
 
     @property
     def text(self) -> str:
-        return (f"{self.home} {self.home_total} : {self.away_total} {self.away}, "
-                f"{self.home_points} : {self.away_points}")
+        return f"{self.home} {self.home_total} : {self.away_total} {self.away}, {self.points}"
 
 
 def score_line(match) -> ScoreLine | None:
-    """The official result of a match, or None while it has none."""
+    """The official result of a match, or None while it has none (a knockout match says who
+    went through, not match points)."""
     if match.signed_off_at is None or match.home_total is None or match.away_total is None:
         return None
     rules = match.round.rules
     home, away = match.home_total, match.away_total
     side = winner(home, away)
+    knockout = ""
+    if match.round.stage.kind == Stage.Kind.KNOCKOUT and side is not None:
+        knockout = knockout_result(match.home.code if side is Side.HOME else match.away.code,
+                                   abs(home), extra_hands=match.extra_hands)
     return ScoreLine(
         home=match.home.code, away=match.away.code,
         home_total=signed(home), away_total=signed(away),
         home_points=match_points(home, away, rules), away_points=match_points(away, home, rules),
-        winner=side.value if side else "",
+        winner=side.value if side else "", knockout=knockout,
     )
 
 

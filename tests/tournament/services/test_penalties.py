@@ -343,7 +343,7 @@ def test_a_knockout_default_decides_the_bracket(director_actor, referee, short, 
     close_round(director_actor, one)
     final = generate_round(director_actor, stage)
     assert [{m.home.code, m.away.code} for m in final.matches.all()] == [{"T4", "T3"}]
-    with pytest.raises(ServiceError, match="Round 2 was already drawn from the result of "
+    with pytest.raises(ServiceError, match="Final was already drawn from the result of "
                                            "match 1"):
         undo_penalty(referee, penalty, "mistake")
 

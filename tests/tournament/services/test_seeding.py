@@ -5,7 +5,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tournament.models import AuditEntry, Match, Round, Stage
-from tournament.selectors.placings import final_places, qualification
+from tournament.selectors.bracket import event_ranking as final_places
+from tournament.selectors.placings import qualification
 from tournament.services import ServiceError
 from tournament.services.draw import generate_round
 from tournament.services.seeding import seed_from_standings, set_qualification
@@ -120,8 +121,14 @@ def test_final_ranking_knockout_places_then_the_stage_before(
     seed_from_standings(director_actor, stage)
     final, totals = play_knockout(director_actor, finish_round, stage)
     before = final_places(tournament)
-    assert not before.is_final and before.rows == []
-    assert "Round 3, match 1 (T1 – T6) has no official result yet." in before.missing
+    assert not before.is_final
+    # The places decided so far: the finalists and, with a third-place match, the
+    # semi-final losers still play; the quarter-final loser and the rest are placed.
+    assert [(row.place, row.team.code) for row in before.rows] == [
+        (None, "T1"), (None, "T6"),
+        *([(None, "T5"), (None, "T3")] if third_place else [(3, "T5"), (4, "T3")]),
+        *list(enumerate(expected[4:], 5))]
+    assert "Final, match 1 (T1 – T6) has no official result yet." in before.missing
     finish_round(final, totals)
 
     ranking = final_places(tournament)
@@ -133,7 +140,7 @@ def test_final_ranking_knockout_places_then_the_stage_before(
     assert how["T2"] == "out in the quarter-finals; then by the standings of Groups"
     assert how["T7"] == "did not qualify; by group place, then the standings"
     if third_place:
-        assert how["T3"] == "won the third-place match"
+        assert how["T3"] == "won the match for third place"
     else:
         assert how["T5"] == "out in the semi-finals; then by the standings of Groups"
     assert ranking.rows[5].before.where == "Group B, place 3"

@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST
 from tournament.forms import QualificationForm
 from tournament.models import Stage
 from tournament.permissions import Perm
-from tournament.selectors.placings import final_places, qualification
+from tournament.selectors.bracket import event_ranking
+from tournament.selectors.placings import qualification
 from tournament.services import Actor, ServiceError
 from tournament.services.seeding import seed_from_standings, set_qualification
 from tournament.tables import (
@@ -85,10 +86,10 @@ def stage_qualification(request, tournament, pk):
 
 @staff_view(Perm.VIEW_STAFF_AREA)
 def final_ranking_page(request, tournament):
-    """The final ranking of the event, once the knockout's final is official; before
-    that, what is still missing."""
-    ranking = final_places(tournament)
-    table = FinalRankingTable(final_rows(ranking)) if ranking.is_final else None
+    """The event's ranking from the official results: the places decided so far, and
+    what is still missing before it is final."""
+    ranking = event_ranking(tournament)
+    table = FinalRankingTable(final_rows(ranking)) if ranking.rows else None
     return render(request, "director/final_ranking.html", {
         "tournament": tournament, "ranking": ranking, "table": table,
     })
@@ -98,7 +99,7 @@ def final_ranking_page(request, tournament):
 def final_ranking_download(request, tournament, kind):
     if kind not in DOWNLOADS:
         raise Http404("no such download")
-    ranking = final_places(tournament)
+    ranking = event_ranking(tournament)
     if not ranking.is_final:
         raise Http404("the final ranking is not final yet")
     export = SpreadsheetExport(kind, FinalRankingTable(final_rows(ranking)),

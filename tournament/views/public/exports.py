@@ -20,7 +20,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournament.models import Deal, Match, Round
+from tournament.models import Deal, Match, Round, Stage
+from tournament.selectors.bracket import event_ranking, knockout_of
 from tournament.selectors.field import box_traveller, round_boxes
 from tournament.selectors.penalties import penalty_list
 from tournament.selectors.public import (
@@ -33,13 +34,16 @@ from tournament.selectors.standings import last_stage_played
 from tournament.selectors.visibility import public_view, public_views
 from tournament.tables import (
     IndividualTable,
+    RankingTable,
     SpreadsheetExport,
     StandingsTable,
     empty_standings_columns,
     individual_rows,
+    ranking_rows,
     standings_rows,
 )
 from tournament.views.public.base import int_param, public_page
+from tournament.views.public.standings import begun_knockout
 
 KINDS = (SpreadsheetExport.CSV, SpreadsheetExport.XLSX)
 
@@ -80,15 +84,44 @@ def _standings(request, tournament, stage, group, kind):
                            str(_("Standings")))
 
 
+def _ranking(tournament, kind):
+    """The event's ranking as the standings page shows it once the knockout has begun."""
+    rounds, views = tournament_views(tournament)
+    if begun_knockout(tournament, rounds) is None:
+        raise Http404("the knockout has not begun")
+    ranking = event_ranking(tournament, views)
+    title = _("Final ranking") if ranking.is_final else _("Ranking so far")
+    return export_response(tournament, RankingTable(ranking_rows(ranking)), kind,
+                           "final-ranking" if ranking.is_final else "ranking-so-far",
+                           str(title))
+
+
+@public_page("public_standings")
+def final_ranking_export(request, tournament, kind):
+    """The event's ranking: the places decided so far (blank while open), once the
+    knockout that ends the event has begun."""
+    return _ranking(tournament, kind)
+
+
 @public_page("public_standings")
 def standings_export(request, tournament, kind):
-    """The overall standings (the last stage played), as on the standings page."""
+    """The overall standings (the last stage played), as on the standings page: the
+    event's ranking once its knockout has begun."""
+    rounds, _views = tournament_views(tournament)
+    if begun_knockout(tournament, rounds) is not None:
+        return _ranking(tournament, kind)
     return _standings(request, tournament, last_stage_played(tournament), None, kind)
 
 
 @public_page("public_standings")
 def stage_standings_export(request, tournament, pk, kind, group_pk=None):
     stage = get_object_or_404(tournament.stages, pk=pk)
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        # A knockout's table is the event's ranking, never its match points.
+        last = knockout_of(tournament)
+        if group_pk is not None or last is None or last.pk != stage.pk:
+            raise Http404("a knockout has no standings table")
+        return _ranking(tournament, kind)
     group = get_object_or_404(stage.groups, pk=group_pk) if group_pk is not None else None
     return _standings(request, tournament, stage, group, kind)
 

@@ -1,12 +1,14 @@
 """The public standings (team and individual): closed rounds, and of a round in play what
 the public's view of it allows (``selectors.public``, ``selectors.visibility``)."""
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from tournament.models import Stage
+from tournament.selectors.bracket import event_ranking, knockout_of, read_bracket
 from tournament.selectors.public import (
     public_individual,
     public_standings,
@@ -16,9 +18,11 @@ from tournament.selectors.public import (
 from tournament.selectors.standings import last_stage_played
 from tournament.tables import (
     IndividualTable,
+    RankingTable,
     StandingsTable,
     empty_standings_columns,
     individual_rows,
+    ranking_rows,
     standings_rows,
 )
 from tournament.views.public.base import int_param, public_page, render_public
@@ -68,9 +72,30 @@ def _player_rows(tournament, standings) -> list[dict]:
             for row, line in zip(individual_rows(standings), standings.rows, strict=True)]
 
 
-def _page(request, tournament, stage, group=None, *, overall=False):
-    stages = list(Stage.objects.filter(tournament=tournament, rounds__status__in=[
+def _stages(tournament) -> list[Stage]:
+    return list(Stage.objects.filter(tournament=tournament, rounds__status__in=[
         "in_play", "closed"]).distinct().order_by("order"))
+
+
+def _knockout_page(request, tournament, stage, views, ranking=None, *, overall=False):
+    """A knockout never shows as a match-point table: its bracket, and the event's ranking
+    when it is the knockout that ends the event."""
+    bracket = ranking.bracket if ranking is not None else read_bracket(stage, views)
+    if bracket is not None and not bracket.begun:
+        bracket = None  # its seeds are not public before its first round is
+    table = None
+    if ranking is not None and ranking.rows and bracket is not None:
+        table = RankingTable(ranking_rows(ranking, lambda team: reverse(
+            "public:team", args=[tournament.slug, team.pk])),
+            caption=_("Final ranking") if ranking.is_final else _("Ranking so far"))
+    return render_public(request, tournament, "public/knockout.html", {
+        "stage": stage, "stages": _stages(tournament), "overall": overall,
+        "ranking": ranking, "bracket": bracket, "table": table,
+    }, active="standings")
+
+
+def _page(request, tournament, stage, group=None, *, overall=False):
+    stages = _stages(tournament)
     context = {"stage": stage, "group": group, "overall": overall, "stages": stages}
     if stage is not None:
         _rounds, views = tournament_views(tournament)
@@ -88,9 +113,25 @@ def _page(request, tournament, stage, group=None, *, overall=False):
                          active="standings")
 
 
+def begun_knockout(tournament, rounds) -> Stage | None:
+    """The knockout that ends the event, once a round of it is public (``rounds``: the
+    public rounds): from then on the event's ranking is the standings' first page."""
+    knockout = knockout_of(tournament)
+    if knockout is not None and any(r.stage_id == knockout.pk for r in rounds):
+        return knockout
+    return None
+
+
 @public_page("public_standings")
 def standings(request, tournament):
-    """The overall standings: those of the last stage played (stages are never added up)."""
+    """The overall standings: those of the last stage played (stages are never added up);
+    once the knockout that ends the event has begun, the event's ranking and the
+    bracket."""
+    rounds, views = tournament_views(tournament)
+    knockout = begun_knockout(tournament, rounds)
+    if knockout is not None:
+        return _knockout_page(request, tournament, knockout, views,
+                              event_ranking(tournament, views), overall=True)
     stage = last_stage_played(tournament)
     if stage is not None:
         stage.tournament = tournament
@@ -101,6 +142,13 @@ def standings(request, tournament):
 def stage_standings(request, tournament, pk, group_pk=None):
     stage = get_object_or_404(tournament.stages, pk=pk)
     stage.tournament = tournament
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        if group_pk is not None:
+            raise Http404("a knockout has no groups")
+        _rounds, views = tournament_views(tournament)
+        last = knockout_of(tournament)
+        ranking = event_ranking(tournament, views) if last and last.pk == stage.pk else None
+        return _knockout_page(request, tournament, stage, views, ranking)
     group = get_object_or_404(stage.groups, pk=group_pk) if group_pk is not None else None
     return _page(request, tournament, stage, group)
 
