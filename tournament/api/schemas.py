@@ -243,6 +243,23 @@ class StandingsOut(Schema):
     tables: list[StandingsTableOut]
 
 
+DecidedBy = Literal["final_won", "final_lost", "third_place_won", "third_place_lost",
+                    "out_in_round", "not_qualified", "still_playing", "withdrawn", "standings"]
+
+
+class RankingItemOut(Schema):
+    place: int | None  # None: not decided yet, or withdrawn (never ranked)
+    team: TeamRef
+    decided_by: DecidedBy
+    round: int | None  # out_in_round: the knockout round it went out in (1 the first)
+    label: str  # what decided it, in the reader's language
+
+
+class FinalRankingOut(Schema):
+    final: bool  # every place decided
+    items: list[RankingItemOut]
+
+
 class IndividualLineOut(Schema):
     rank: int
     player: PlayerRef

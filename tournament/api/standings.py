@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 from pydantic import Field
 
+from scoring.placings import OUT_IN_ROUND
 from tournament.api.base import (
     PLAYERS,
     STANDINGS,
@@ -23,7 +24,14 @@ from tournament.api.base import (
     stage_ref,
     team_ref,
 )
-from tournament.api.schemas import Error, IndividualOut, StandingsOut, ValidationErrors
+from tournament.api.schemas import (
+    Error,
+    FinalRankingOut,
+    IndividualOut,
+    StandingsOut,
+    ValidationErrors,
+)
+from tournament.selectors.bracket import event_ranking
 from tournament.selectors.individual import IndividualRow
 from tournament.selectors.public import (
     PublicStandings,
@@ -130,6 +138,24 @@ def group_standings(request, slug: Slug, stage_id: Id, group_id: Id, params: Que
     stage = get_object_or_404(tournament.stages, pk=stage_id)
     group = get_object_or_404(stage.groups, pk=group_id)
     return standings_out(_standings(tournament, stage, group, after=params.after))
+
+
+@router.get("/tournaments/{slug}/final-ranking", response={200: FinalRankingOut, **NOT_FOUND})
+def final_ranking(request, slug: Slug):
+    """The event's ranking, every team once in place order: the places its knockout has
+    decided (``final`` once all are), the teams still playing (``place`` null), teams out
+    in a round whose other matches are still open (``place`` null, ``decided_by``
+    "out_in_round"), the teams that did not qualify, then the teams withdrawn after a
+    group-stage default (``place`` null). Before the knockout begins every team is still
+    playing; an event without a knockout ranks by its last stage's standings once it is
+    over. Only results the public may see decide a place."""
+    tournament = public_tournament(slug, STANDINGS)
+    _rounds, views = tournament_views(tournament)
+    ranking = event_ranking(tournament, views)
+    return {"final": ranking.is_final, "items": [{
+        "place": row.place, "team": team_ref(row.team), "decided_by": row.decided_by,
+        "round": row.round if row.decided_by == OUT_IN_ROUND else None,
+        "label": row.label} for row in ranking.rows]}
 
 
 class IndividualIn(PageIn):

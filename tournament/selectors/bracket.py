@@ -33,6 +33,7 @@ from scoring.seating import Side
 from tournament.models import Match, Round, Stage, Team, Tournament
 from tournament.selectors.placings import stage_places
 from tournament.selectors.public import MatchLine, match_lines, public_standings
+from tournament.selectors.standings import last_stage_played
 from tournament.selectors.visibility import PublicViews, ResultView
 from tournament.wording import (
     knockout_result,
@@ -342,6 +343,8 @@ def event_ranking(tournament: Tournament, views: PublicViews | None = None) -> E
     before = stage_before(knockout)
     result = EventRanking(tournament, knockout, before)
     bracket = result.bracket = read_bracket(knockout, views)
+    if views is not None and (bracket is None or not bracket.begun):
+        return _by_standings(tournament, views, knockout=knockout)
     if bracket is None:
         result.missing.append(_("%(stage)s has no teams yet.") % {"stage": knockout.name})
         return result
@@ -418,21 +421,28 @@ def _knockout_missing(bracket: Bracket) -> list[str]:
     return missing
 
 
-def _by_standings(tournament: Tournament, views: PublicViews | None) -> EventRanking:
+def _by_standings(tournament: Tournament, views: PublicViews | None, *,
+                  knockout: Stage | None = None) -> EventRanking:
     """An event without a knockout ranks by its last stage's standings, once that stage
     is over; until then every team is still playing, in the order of the standings the
-    reader may see."""
-    stage = tournament.stages.order_by("-order").first()
-    result = EventRanking(tournament, None, stage)
+    reader may see. So does an event whose ``knockout`` has not begun for this reader (its
+    teams are not public before its first round is), from the stage played last."""
+    if knockout is None:
+        stage = tournament.stages.order_by("-order").first()
+    else:
+        stage = last_stage_played(tournament) or tournament.stages.order_by("order").first()
+    result = EventRanking(tournament, knockout, stage)
     if stage is None:
         result.missing.append(_("The event has no stage yet."))
         return result
     stage.tournament = tournament
     places = stage_places(stage)
     result.missing += places.problems
+    if knockout is not None:
+        result.missing.insert(0, _("%(stage)s has not begun.") % {"stage": knockout.name})
     result.withdrawn = [team for table in places.tables for team in table.withdrawn]
     withdrawn = {team.pk for team in result.withdrawn}
-    if not places.problems:
+    if not places.problems and knockout is None:
         by_team = places.by_team
         teams = {pk: place.team for pk, place in by_team.items()}
         for number, pk in enumerate(places.order(), 1):

@@ -114,6 +114,13 @@ class MatchLine:
         return self.match.round.stage.kind == Stage.Kind.KNOCKOUT
 
     @property
+    def third_place(self) -> bool:
+        """The match for third place: the second match of a knockout's final round."""
+        round_ = self.match.round
+        return (self.knockout and self.match.number > 1
+                and round_.number == round_.stage.bracket_rounds)
+
+    @property
     def knockout_result(self) -> str:
         """"CHN-R won by 11" (official), "… leads by 11" (provisional), "… won by default";
         "" while tied or hidden."""

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from scoring.deals import deal_from_text
 from tournament.models import DealKey, HandResult, Match, Round, Tournament
 from tournament.public_cache import cache_public
+from tournament.selectors.bracket import event_ranking
 from tournament.selectors.draw import SeatPlan, round_plan
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
@@ -20,6 +21,7 @@ from tournament.selectors.public import (
     tournament_views,
 )
 from tournament.views.public.base import public_page, render_public
+from tournament.views.public.standings import begun_knockout
 from tournament.wording import hand_line
 
 
@@ -52,9 +54,13 @@ def tournament_page(request, tournament):
     lines = match_lines(Match.objects.filter(pk__in=latest), views) if latest else []
     results = [(round_, [line for line in lines if line.match.round_id == round_.pk],
                 len(matches[round_.pk])) for round_ in shown]
+    # Once the knockout that ends the event has begun, its ranking replaces the leaders.
+    knockout = begun_knockout(tournament, rounds) if tournament.public_standings else None
+    ranking = event_ranking(tournament, views) if knockout is not None else None
     return render_public(request, tournament, "public/tournament.html", {
-        "rounds": rounds, "current": current, "results": results,
-        "leaders": leaders(tournament, views) if tournament.public_standings else None,
+        "rounds": rounds, "current": current, "results": results, "ranking": ranking,
+        "leaders": leaders(tournament, views)
+        if tournament.public_standings and ranking is None else None,
         "deal_keys": DealKey.objects.filter(tournament=tournament).order_by("number"),
     }, active="home")
 

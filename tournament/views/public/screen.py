@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.models import Round
 from tournament.public_cache import cache_public
+from tournament.selectors.bracket import event_ranking
 from tournament.selectors.draw import round_plan
 from tournament.selectors.public import (
     State,
@@ -28,7 +29,10 @@ from tournament.selectors.public import (
 )
 from tournament.selectors.standings import last_stage_played
 from tournament.views.public.base import public_page, render_public
+from tournament.views.public.standings import begun_knockout
 
+# The largest bracket round the screen shows: a round of 16 and what follows fit 1920×1080.
+SCREEN_BRACKET_SLOTS = 16
 # Rows a page of each section shows at 1920×1080 (screen.css sizes rows to fit them).
 STANDINGS_ROWS = 14
 MATCH_ROWS = 6
@@ -75,6 +79,24 @@ def screen_context(tournament) -> dict:
     rounds, views = tournament_views(tournament)
     current, upcoming = _rounds(rounds)
     context: dict = {"current": current, "upcoming": upcoming}
+    knockout = begun_knockout(tournament, rounds) if tournament.public_standings else None
+    if knockout is not None:
+        # The knockout that ends the event: its bracket (the last rounds, from the round
+        # of 16: what a projector can show whole), then the podium; no standings table.
+        ranking = event_ranking(tournament, views)
+        context["ranking"] = ranking
+        if ranking.champion is not None:
+            context["podium"] = ranking.podium
+        elif ranking.bracket is not None:
+            context["bracket"] = ranking.bracket
+            context["bracket_rounds"] = [r for r in ranking.bracket.rounds
+                                         if r.slots <= SCREEN_BRACKET_SLOTS]
+            context["held_back"] = tournament.public_results and any(
+                m.line is not None and not m.line.shown
+                and m.line.state in (State.PLAYING, State.COMPLETE, State.OFFICIAL)
+                for r in ranking.bracket.rounds
+                for m in [*r.matches, *filter(None, [r.third_place])])
+        return context
     if tournament.public_standings:
         stage = last_stage_played(tournament)
         if stage is not None:
