@@ -113,6 +113,7 @@ director_patterns = [
     path("<slug:slug>/stages/<int:pk>/seeding/", placings.stage_seeding, name="stage_seeding"),
     path("<slug:slug>/stages/<int:pk>/qualification/", placings.stage_qualification,
          name="stage_qualification"),
+    path("<slug:slug>/stages/<int:pk>/bracket.pdf", placings.bracket_pdf, name="bracket_pdf"),
     path("<slug:slug>/final-ranking/", placings.final_ranking_page, name="final_ranking"),
     path("<slug:slug>/final-ranking.<slug:kind>", placings.final_ranking_download,
          name="final_ranking_download"),

@@ -2,17 +2,22 @@
 (issue 11, item 5)."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import QualificationForm
 from tournament.models import Stage
+from tournament.pdf.base import paper
+from tournament.pdf.bracket import BracketDocument
 from tournament.permissions import Perm
-from tournament.selectors.bracket import event_ranking
+from tournament.selectors.bracket import event_ranking, read_bracket
 from tournament.selectors.placings import qualification
+from tournament.selectors.public import tournament_views
 from tournament.services import Actor, ServiceError
 from tournament.services.seeding import seed_from_standings, set_qualification
 from tournament.tables import (
@@ -82,6 +87,31 @@ def stage_qualification(request, tournament, pk):
             messages.success(request, _("Qualification saved."))
             return redirect("director:stage_seeding", tournament.slug, stage.pk)
     return _seeding_page(request, tournament, stage, form)
+
+
+@staff_view(Perm.VIEW_STAFF_AREA)
+def bracket_pdf(request, tournament, pk):
+    """The knockout's bracket on one landscape page, as the public sees it now: safe to
+    pin up in the hall while a round is in play (``?paper=letter``)."""
+    stage = _knockout(tournament, pk)
+    stage.tournament = tournament
+    _rounds, views = tournament_views(tournament)
+    bracket = read_bracket(stage, views)
+    if bracket is None:
+        raise Http404("the knockout has no teams yet")
+    try:
+        paper_name = paper(request.GET.get("paper")).name
+    except ValueError:
+        paper_name = "a4"
+    made = timezone.localtime()
+    subtitle = _("%(tournament)s · as the public sees it on %(when)s") % {
+        "tournament": tournament.name, "when": date_format(made, "DATETIME_FORMAT")}
+    pdf = BracketDocument(bracket, title=_("Bracket: %(stage)s") % {"stage": stage.name},
+                          subtitle=subtitle, paper_name=paper_name).render()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = slugify(f"{tournament.slug}-{stage.name}-bracket") or "bracket"
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response
 
 
 @staff_view(Perm.VIEW_STAFF_AREA)

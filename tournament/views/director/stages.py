@@ -8,7 +8,10 @@ from django.views.decorators.http import require_POST
 from scoring.errors import RuleError
 from scoring.pairing import snake_groups
 from tournament.forms import ManualGroupsForm, SeededTeamsForm, SnakeGroupsForm, StageForm
+from tournament.models import Stage
 from tournament.permissions import Perm
+from tournament.selectors.bracket import read_bracket
+from tournament.selectors.placings import qualification
 from tournament.services import Actor, ServiceError
 from tournament.services.draw import generate_round, next_round_number
 from tournament.services.stages import allot_groups, create_stage, enter_teams, teams_in_seed_order
@@ -49,6 +52,14 @@ def _stage_context(request, tournament, stage, **forms):
             tournament=tournament, initial={"groups": _groups_text(groups)}),
         "seeded_form": forms.get("seeded_form") or SeededTeamsForm(tournament=tournament),
     }
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        stage.tournament = tournament
+        # Its bracket as the staff see it (every official result), and, when it is seeded
+        # from the standings of an earlier stage and has no teams yet, where the seeding
+        # stands (not the form for seeds typed by hand).
+        context["bracket"] = read_bracket(stage) if entries else None
+        if stage.qualify_from_id is not None and not entries:
+            context["qualification"] = qualification(stage)
     return render(request, "director/stage_detail.html", context)
 
 

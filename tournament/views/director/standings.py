@@ -12,7 +12,7 @@ difference with the stored rows (``selectors.integrity``; recorded in the audit 
 """
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -79,9 +79,20 @@ def _page(request, tournament, stage, group=None, *, overall=False):
     })
 
 
+def _knockout_elsewhere(tournament, stage, kind=None):
+    """A knockout has no match-point table: its ranking and bracket are elsewhere."""
+    if kind == "pdf":
+        return redirect("director:bracket_pdf", tournament.slug, stage.pk)
+    if kind is not None:
+        return redirect("director:final_ranking_download", tournament.slug, kind)
+    return redirect("director:final_ranking", tournament.slug)
+
+
 @staff_view(Perm.VIEW_STAFF_AREA)
 def stage_standings(request, tournament, pk, group_pk=None):
     stage = get_object_or_404(tournament.stages, pk=pk)
+    if stage.kind == stage.Kind.KNOCKOUT:
+        return _knockout_elsewhere(tournament, stage)
     group = get_object_or_404(stage.groups, pk=group_pk) if group_pk is not None else None
     return _page(request, tournament, stage, group)
 
@@ -93,6 +104,8 @@ def overall_standings(request, tournament):
     if stage is None:
         return render(request, "director/standings.html", {
             "tournament": tournament, "overall": True, "tables": []})
+    if stage.kind == stage.Kind.KNOCKOUT:
+        return _knockout_elsewhere(tournament, stage)
     stage.tournament = tournament
     return _page(request, tournament, stage, overall=True)
 
@@ -110,6 +123,8 @@ def standings_download(request, tournament, pk, kind, group_pk=None):
     if kind not in DOWNLOADS:
         raise Http404("no such download")
     stage = get_object_or_404(tournament.stages, pk=pk)
+    if stage.kind == stage.Kind.KNOCKOUT:
+        return _knockout_elsewhere(tournament, stage, kind)
     group = get_object_or_404(stage.groups, pk=group_pk) if group_pk is not None else None
     _data, tables, after, official_only = _tables(request, tournament, stage, group)
     filename = "-".join(filter(None, (

@@ -65,11 +65,12 @@ def _plain(value):
 
 # Standings ------------------------------------------------------------------------------------
 
-def _standings(request, tournament, stage, group, kind):
+def _standings(request, tournament, stage, group, kind, views=None):
     if stage is None:
         raise Http404("no standings yet")
     stage.tournament = tournament
-    _rounds, views = tournament_views(tournament)
+    if views is None:
+        _rounds, views = tournament_views(tournament)
     standings = public_standings(stage, views, group=group, after=int_param(request, "after"))
     exclude = list(empty_standings_columns(standings.tables))
     if "penalties" in exclude:
@@ -84,11 +85,12 @@ def _standings(request, tournament, stage, group, kind):
                            str(_("Standings")))
 
 
-def _ranking(tournament, kind):
+def _ranking(tournament, kind, views=None):
     """The event's ranking as the standings page shows it once the knockout has begun."""
-    rounds, views = tournament_views(tournament)
-    if begun_knockout(tournament, rounds) is None:
-        raise Http404("the knockout has not begun")
+    if views is None:
+        rounds, views = tournament_views(tournament)
+        if begun_knockout(tournament, rounds) is None:
+            raise Http404("the knockout has not begun")
     ranking = event_ranking(tournament, views)
     title = _("Final ranking") if ranking.is_final else _("Ranking so far")
     return export_response(tournament, RankingTable(ranking_rows(ranking)), kind,
@@ -107,10 +109,10 @@ def final_ranking_export(request, tournament, kind):
 def standings_export(request, tournament, kind):
     """The overall standings (the last stage played), as on the standings page: the
     event's ranking once its knockout has begun."""
-    rounds, _views = tournament_views(tournament)
+    rounds, views = tournament_views(tournament)
     if begun_knockout(tournament, rounds) is not None:
-        return _ranking(tournament, kind)
-    return _standings(request, tournament, last_stage_played(tournament), None, kind)
+        return _ranking(tournament, kind, views)
+    return _standings(request, tournament, last_stage_played(tournament), None, kind, views)
 
 
 @public_page("public_standings")

@@ -94,11 +94,12 @@ def _knockout_page(request, tournament, stage, views, ranking=None, *, overall=F
     }, active="standings")
 
 
-def _page(request, tournament, stage, group=None, *, overall=False):
+def _page(request, tournament, stage, group=None, *, overall=False, views=None):
     stages = _stages(tournament)
     context = {"stage": stage, "group": group, "overall": overall, "stages": stages}
     if stage is not None:
-        _rounds, views = tournament_views(tournament)
+        if views is None:
+            _rounds, views = tournament_views(tournament)
         standings = public_standings(stage, views, group=group,
                                      after=int_param(request, "after"))
         exclude = empty_standings_columns(standings.tables)
@@ -116,6 +117,8 @@ def _page(request, tournament, stage, group=None, *, overall=False):
 def begun_knockout(tournament, rounds) -> Stage | None:
     """The knockout that ends the event, once a round of it is public (``rounds``: the
     public rounds): from then on the event's ranking is the standings' first page."""
+    if not any(r.stage.kind == Stage.Kind.KNOCKOUT for r in rounds):
+        return None  # no query for an event without a knockout under way
     knockout = knockout_of(tournament)
     if knockout is not None and any(r.stage_id == knockout.pk for r in rounds):
         return knockout
@@ -135,7 +138,7 @@ def standings(request, tournament):
     stage = last_stage_played(tournament)
     if stage is not None:
         stage.tournament = tournament
-    return _page(request, tournament, stage, overall=True)
+    return _page(request, tournament, stage, overall=True, views=views)
 
 
 @public_page("public_standings")

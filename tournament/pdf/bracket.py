@@ -1,0 +1,112 @@
+"""A knockout's bracket on one landscape page, for the wall of the hall (issue 20): one
+column a round, each match a box with both teams, their totals and who went through, lines
+from each pair of matches to the match their winners meet in, the match for third place
+under the final."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from reportlab.lib.pagesizes import landscape
+from reportlab.lib.units import mm
+
+from tournament.pdf.base import Document, fit_text
+from tournament.selectors.bracket import Bracket, BracketMatch
+
+
+def _signed(value: int) -> str:
+    """+10, -33 or 0: the PDF's standard fonts have no minus sign (U+2212)."""
+    return f"{value:+d}" if value else "0"
+
+
+class BracketDocument(Document):
+    gap = 8 * mm  # between two rounds' columns: room for the connecting lines
+    box_height = 15 * mm  # at most; a round of many matches gets less
+
+    def __init__(self, bracket: Bracket, *, title: str, subtitle: str = "", **kwargs):
+        super().__init__(title=title, subtitle=subtitle, **kwargs)
+        self.width, self.height = landscape(self.paper.size)
+        self.canvas.setPageSize((self.width, self.height))
+        self.bracket = bracket
+
+    def draw_pages(self) -> None:
+        self.new_page()
+        top = self.height - self.margin
+        self.text(self.margin, top - 5 * mm, self.title, size=15, bold=True)
+        if self.subtitle:
+            self.text(self.margin, top - 11 * mm, self.subtitle, size=9, colour=0.3)
+        rounds = self.bracket.rounds
+        columns = len(rounds)
+        width = (self.width - 2 * self.margin - (columns - 1) * self.gap) / columns
+        heading = top - 20 * mm
+        area_top, area_bottom = heading - 4 * mm, self.margin + 4 * mm
+        previous: list[float] = []  # the middle height of each box of the round before
+        for index, round_ in enumerate(rounds):
+            x = self.margin + index * (width + self.gap)
+            self.text(x, heading, round_.name, size=11, bold=True)
+            bottom = area_bottom
+            if round_.third_place is not None:
+                bottom += self.box_height + 10 * mm  # the third-place match goes below
+            slot = (area_top - bottom) / len(round_.matches)
+            height = min(self.box_height, slot - 2 * mm)
+            middles = []
+            for number, match in enumerate(round_.matches):
+                middle = area_top - slot * (number + 0.5)
+                middles.append(middle)
+                self._box(match, x, middle, width, height)
+                if previous:
+                    self._connect(x, middle, previous[2 * number:2 * number + 2])
+            if round_.third_place is not None:
+                y = area_bottom + self.box_height / 2
+                self.text(x, y + self.box_height / 2 + 3 * mm, round_.third_place_name,
+                          size=10, bold=True)
+                self._box(round_.third_place, x, y, width, self.box_height)
+            previous = middles
+
+    def _connect(self, x: float, middle: float, feeders: list[float]) -> None:
+        c = self.canvas
+        c.setLineWidth(0.5)
+        c.setStrokeGray(0.5)
+        elbow = x - self.gap / 2
+        for feeder in feeders:
+            c.line(x - self.gap, feeder, elbow, feeder)
+            c.line(elbow, feeder, elbow, middle)
+        c.line(elbow, middle, x, middle)
+        c.setStrokeGray(0)
+
+    def _box(self, match: BracketMatch, x: float, middle: float, width: float,
+             height: float) -> None:
+        c = self.canvas
+        c.setLineWidth(0.6)
+        c.rect(x, middle - height / 2, width, height, stroke=1, fill=0)
+        line = height / 3
+        size = max(6.0, min(9.0, line / mm * 2.4))
+        for row, (side, team, total) in enumerate(match.sides):
+            y = middle + height / 2 - line * (row + 1) + line * 0.25
+            if team is not None:
+                label = f"{team.code} {team.name}"
+            elif match.bye and side == "away":
+                label = _("bye")
+            else:
+                label = "–"
+            bold = match.winner_side == side
+            score = _signed(total) if total is not None else ""
+            room = width - 4 * mm - (12 * mm if score else 0)
+            self.text(x + 2 * mm, y, label, size=fit_text(label, size, room, bold=bold),
+                      bold=bold, colour=0 if team is not None else 0.45)
+            if score:
+                self.text(x + width - 2 * mm, y, score, size=size, bold=bold, align="right")
+        how = self._how(match)
+        if how:
+            y = middle - height / 2 + line * 0.25
+            self.text(x + 2 * mm, y, how, size=fit_text(how, size - 1, width - 4 * mm),
+                      colour=0.35)
+
+    @staticmethod
+    def _how(match: BracketMatch) -> str:
+        if match.bye:
+            return _("%(team)s goes through with a bye") % {"team": match.home.code}
+        if match.winner is not None:
+            return match.decided_text.replace("\N{MINUS SIGN}", "-")
+        if match.line is not None:
+            return match.line.knockout_result or ""
+        return _("not drawn yet")
