@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -142,6 +143,21 @@ def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event(
         assert response.status_code == 200, name
     page = client.get(reverse("public:tournament", args=[SLUG])).content.decode()
     assert "Demo Team Cup" in page
+    # The final's winner is 1st, its loser 2nd, the third-place match's winner 3rd: on the
+    # overview, the standings page and the API (read off the matches, not the ranking).
+    final, third = Match.objects.filter(round__stage=knockout, round__number=3).order_by(
+        "number").select_related("home", "away")
+    champion, runner_up = ((final.home, final.away) if final.home_total > 0
+                           else (final.away, final.home))
+    bronze = third.home if third.home_total > 0 else third.away
+    items = client.get(f"/api/tournaments/{SLUG}/final-ranking").json()["items"]
+    assert [(item["place"], item["team"]["code"]) for item in items[:3]] == [
+        (1, champion.code), (2, runner_up.code), (3, bronze.code)]
+    standings = client.get(reverse("public:standings", args=[SLUG])).content.decode()
+    podium = re.findall(r'<li class="place-(\d)"><span class="medal">\d</span> <a [^>]*>'
+                        r'<span class="team-code">([^<]+)</span>', standings)
+    assert podium == [("1", champion.code), ("2", runner_up.code), ("3", bronze.code)]
+    assert "Champion" in page and champion.name in page
 
     # Again: nothing done while it exists; with --replace, the same event again.
     first = dump(tournament)
