@@ -181,3 +181,61 @@ def test_final_ranking_query_count_is_pinned(director, tournament, event, size,
     # Every team once in the ranking, whatever the size (the bracket names the qualifiers
     # again).
     assert words(response).count('<td class="num rank">') == size[0] * size[1]
+
+
+def test_a_knockout_seeded_from_the_standings_shows_where_its_seeding_stands(
+        director, tournament, event):
+    groups, knockout = event(2, 4, seed=False)
+    page = words(director.get(url("stage_detail", tournament.slug, knockout.pk)))
+    assert "Enter the teams of this stage first" not in page
+    assert "Seed this knockout from the standings of Groups first" in page
+    assert "Ready: the official standings give 4 seeds." in page
+    assert "Review and seed" in page
+    # The form for seeds typed by hand is still there, folded away.
+    assert "<details" in page and "Enter the seeds by hand instead" in page
+    # Once seeded: the bracket, its rounds named, no seeding card.
+    director.post(url("stage_seeding", tournament.slug, knockout.pk))
+    page = words(director.get(url("stage_detail", tournament.slug, knockout.pk)))
+    assert "Ready:" not in page and "Draw round 1" in page
+    assert '<h3 class="bracket-round-name">Semi-finals</h3>' in page
+    assert '<h3 class="bracket-round-name">Final</h3>' in page
+
+
+def test_a_knockout_not_ready_to_seed_says_why(director, director_actor, tournament, teams):
+    groups = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, groups, [teams(4)])
+    knockout = create_stage(director_actor, tournament, name="Knockout",
+                            kind=Stage.Kind.KNOCKOUT, qualify_from=groups,
+                            qualifiers_per_group=2)
+    page = words(director.get(url("stage_detail", tournament.slug, knockout.pk)))
+    assert "Not ready to seed yet:" in page and "Groups has no round yet." in page
+    assert "Enter the teams of this stage first" not in page
+
+
+def test_the_staff_standings_of_a_knockout_lead_to_its_ranking(director, tournament, event):
+    _groups, knockout = event(2, 4, play=True)
+    response = director.get(url("stage_standings", tournament.slug, knockout.pk))
+    assert response.status_code == 302 and response.url == url("final_ranking",
+                                                                tournament.slug)
+    assert director.get(url("standings", tournament.slug)).url == url("final_ranking",
+                                                                      tournament.slug)
+    response = director.get(url("standings_download", tournament.slug, knockout.pk, "pdf"))
+    assert response.url == url("bracket_pdf", tournament.slug, knockout.pk)
+
+
+def test_the_bracket_pdf(director, tournament, event):
+    from pypdf import PdfReader
+
+    _groups, knockout = event(2, 4, play=True, third_place=True)
+    response = director.get(url("bracket_pdf", tournament.slug, knockout.pk))
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert page.mediabox.width > page.mediabox.height  # landscape
+    text = " ".join(page.extract_text().split())
+    for name in ("Semi-finals", "Final", "Match for third place", "as the public sees it",
+                 "won by 10"):
+        assert name in text, name
+    seeds = [e.team.code for e in knockout.entries.order_by("position")]
+    assert all(code in text for code in seeds)

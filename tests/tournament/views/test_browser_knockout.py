@@ -1,0 +1,103 @@
+"""The knockout in a real browser (issue 20): the finished demo and the demo with its final
+in play, on a phone (360 px) and a projector (1920 px), in English and Chinese. The
+overview names the champion once the final is public, every bracket round is named, the
+bracket scrolls inside its own box on a phone while the page does not, and a 16-team
+bracket fits the big screen whole."""
+
+import pytest
+from django.urls import reverse
+
+from tests.tournament.views.test_browser_public import overflow
+from tests.tournament.views.test_knockout_pages import finish, pair
+from tournament.demo import SLUG, build_demo
+from tournament.models import Match, Stage
+from tournament.services.draw import generate_round
+from tournament.services.stages import create_stage, enter_teams
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+WIDE = {"width": 1920, "height": 1080}
+ROUND_NAMES = {
+    "en": ["Quarter-finals", "Semi-finals", "Final", "Match for third place"],
+    "zh-Hans": ["四分之一决赛", "半决赛", "决赛", "三四名决赛"],
+}
+CHAMPION = {"en": "Champion", "zh-Hans": "冠军"}
+
+
+def bracket_fits(page) -> str:
+    """Bracket boxes reaching past the window (right or bottom); empty when none does."""
+    return page.evaluate("""() => [...document.querySelectorAll('.bracket-match')]
+        .filter(e => { const r = e.getBoundingClientRect();
+                       return r.right > window.innerWidth + 1
+                           || r.bottom > window.innerHeight + 1; })
+        .map(e => e.innerText.replace(/\\s+/g, ' ').slice(0, 40)).join('; ')""")
+
+
+@pytest.mark.parametrize("live", [False, True], ids=["finished", "final-in-play"])
+def test_the_demo_knockout_on_a_phone_and_a_projector(page, live_server, live, screenshot_dir):
+    built = build_demo(5, live=live)
+    final = Match.objects.filter(round__stage__tournament=built.tournament,
+                                 round__stage__kind=Stage.Kind.KNOCKOUT,
+                                 round__number=3, number=1).select_related("home", "away").get()
+    for language in ("en", "zh-Hans"):
+        page.set_extra_http_headers({"Accept-Language": language})
+        for name, viewport in (("phone", PHONE), ("wide", WIDE)):
+            page.set_viewport_size(viewport)
+            shot = f"knockout-{'live' if live else 'finished'}-{language}-{name}"
+            page.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
+            page.screenshot(path=str(screenshot_dir / f"{shot}-home.png"), full_page=True)
+            assert not overflow(page), (shot, overflow(page))
+            leaders = page.locator("section.knockout-state").inner_text()
+            if live:
+                assert page.locator(".champion").count() == 0, shot
+                for team in (final.home, final.away):
+                    assert team.code in page.locator("ul.still-in").inner_text(), shot
+            else:
+                champion = final.home if final.home_total > 0 else final.away
+                assert CHAMPION[language] in leaders, shot
+                assert champion.name in page.locator(".champion").inner_text(), shot
+
+            page.goto(live_server.url + reverse("public:standings", args=[SLUG]))
+            page.screenshot(path=str(screenshot_dir / f"{shot}-standings.png"),
+                            full_page=True)
+            assert not overflow(page), (shot, overflow(page))
+            names = [text.strip() for text in
+                     page.locator(".bracket-round-name").all_inner_texts()]
+            assert names == ROUND_NAMES[language], shot
+            assert page.locator("table.final-ranking tbody tr").count() == 16, shot
+            wrap = page.locator(".bracket-wrap")
+            scrolls = wrap.evaluate("e => e.scrollWidth > e.clientWidth")
+            assert scrolls == (name == "phone"), shot  # sideways inside its own box only
+
+            if name == "wide":
+                page.goto(live_server.url + reverse("public:screen", args=[SLUG]))
+                page.screenshot(path=str(screenshot_dir / f"{shot}-screen.png"))
+                assert not overflow(page), (shot, overflow(page))
+                if live:
+                    screen_names = page.locator(".screen-bracket .bracket-round-name")
+                    assert [t.strip() for t in screen_names.all_inner_texts()] == \
+                        ROUND_NAMES[language], shot
+                    assert not bracket_fits(page), (shot, bracket_fits(page))
+                else:
+                    assert page.locator(".screen-podium-list li").count() == 3, shot
+
+
+def test_a_sixteen_team_bracket_fits_the_projector(page, live_server, director_actor,
+                                                   tournament, teams, screenshot_dir):
+    tournament.status = "running"
+    tournament.save()
+    stage = create_stage(director_actor, tournament, name="Cup", kind=Stage.Kind.KNOCKOUT,
+                         third_place_match=True)
+    enter_teams(director_actor, stage, teams(16))
+    finish(director_actor, generate_round(director_actor, stage), upsets={pair("T8", "T9")})
+    generate_round(director_actor, stage)  # the quarter-finals drawn, not published
+    page.set_viewport_size(WIDE)
+    page.goto(live_server.url + reverse("public:screen", args=[tournament.slug]))
+    page.screenshot(path=str(screenshot_dir / "knockout-16-screen.png"))
+    assert not overflow(page), overflow(page)
+    assert not bracket_fits(page), bracket_fits(page)
+    assert page.locator(".screen-bracket .bracket-match").count() == 16  # 8 + 4 + 2 + 1 + 1
+    assert [t.strip() for t in page.locator(".screen-bracket .bracket-round-name")
+            .all_inner_texts()] == ["Round of 16", "Quarter-finals", "Semi-finals", "Final",
+                                    "Match for third place"]
