@@ -120,7 +120,7 @@ def test_a_closed_rounds_box_has_its_cards(client, tournament, event):
 # Set-up and the switches -----------------------------------------------------------------
 
 SWITCHED = {
-    "public_standings": ["/standings"],
+    "public_standings": ["/standings", "/final-ranking"],
     "public_results": ["/matches/", "/boxes"],
     "public_players": ["/individual", "/players"],
 }
@@ -252,6 +252,7 @@ PINNED = {
     "match": 12, "match_closed": 10, "standings": 11, "standings_after": 11,
     "stage_standings": 11, "individual": 7, "teams": 4, "team": 10, "players": 3,
     "player": 15, "boxes": 7, "boxes_closed": 5, "box": 8, "box_closed": 6,
+    "final_ranking": 18,
 }
 
 
@@ -278,6 +279,7 @@ def endpoints(tournament, event) -> dict[str, str]:
         "boxes_closed": f"{slug}/rounds/{closed.pk}/boxes",
         "box": f"{slug}/rounds/{open_.pk}/boxes/{open_deal.pk}",
         "box_closed": f"{slug}/rounds/{closed.pk}/boxes/{closed_deal.pk}",
+        "final_ranking": f"{slug}/final-ranking",
     }
 
 

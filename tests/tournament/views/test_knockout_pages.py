@@ -402,3 +402,51 @@ def test_finished_boxes_show_the_signed_off_match_once_every_box_is_finished(
     assert decided[winner] == (None, "still_playing")
     page = client.get(reverse("public:standings", args=[tournament.slug])).content.decode()
     assert f"{winner} won by" in page
+
+
+# Queries: the same for a knockout of 4 and of 16 teams --------------------------------------
+
+KNOCKOUT_QUERIES = {"standings": 11, "home": 15, "screen": 10, "api": 9, "csv": 10, "staff": 11}
+
+
+def knockout_query_counts(client, director, slug) -> dict[str, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    addresses = {
+        "standings": (client, reverse("public:standings", args=[slug])),
+        "home": (client, reverse("public:tournament", args=[slug])),
+        "screen": (client, reverse("public:screen_fragment", args=[slug])),
+        "api": (client, f"/api/tournaments/{slug}/final-ranking"),
+        "csv": (client, reverse("public:final_ranking_export", args=[slug, "csv"])),
+        "staff": (director, reverse("director:final_ranking", args=[slug])),
+    }
+    director.get(addresses["staff"][1])  # the session once
+    counts = {}
+    for name, (reader, address) in addresses.items():
+        with CaptureQueriesContext(connection) as queries:
+            assert reader.get(address).status_code == 200, address
+        counts[name] = len(queries)
+    return counts
+
+
+def test_the_knockout_pages_read_in_a_pinned_number_of_queries(
+        client, director, director_actor, tournament, make_tournament, make_team, staff_user,
+        actor, teams):
+    stage = create_stage(director_actor, tournament, name="Cup", kind=Stage.Kind.KNOCKOUT,
+                         third_place_match=True)
+    enter_teams(director_actor, stage, teams(4))
+    play_knockout(director_actor, stage, {})
+    larger = make_tournament(name="Asian Cup", slug="asian-cup")
+    boss = actor(staff_user(larger, "director", username="director2"))
+    director.force_login(staff_user(larger, "director", username="director3"))
+    cup = create_stage(boss, larger, name="Cup", kind=Stage.Kind.KNOCKOUT,
+                       third_place_match=True)
+    enter_teams(boss, cup, [make_team(larger, code=f"T{n}", name=f"Asia {n}")
+                            for n in range(1, 17)])
+    play_knockout(boss, cup, {})
+    large = knockout_query_counts(client, director, larger.slug)
+    director.force_login(staff_user(tournament, "director", username="director4"))
+    small = knockout_query_counts(client, director, tournament.slug)
+    assert small == large
+    assert small == KNOCKOUT_QUERIES

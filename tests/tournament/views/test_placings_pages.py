@@ -185,7 +185,7 @@ def test_final_ranking_query_count_is_pinned(director, tournament, event, size,
 
 def test_a_knockout_seeded_from_the_standings_shows_where_its_seeding_stands(
         director, tournament, event):
-    groups, knockout = event(2, 4, seed=False)
+    _groups, knockout = event(2, 4, seed=False)
     page = words(director.get(url("stage_detail", tournament.slug, knockout.pk)))
     assert "Enter the teams of this stage first" not in page
     assert "Seed this knockout from the standings of Groups first" in page
