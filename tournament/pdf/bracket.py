@@ -108,5 +108,7 @@ class BracketDocument(Document):
         if match.winner is not None:
             return match.decided_text.replace("\N{MINUS SIGN}", "-")
         if match.line is not None:
-            return match.line.knockout_result or ""
+            if match.line.knockout_result:
+                return match.line.knockout_result.replace("\N{MINUS SIGN}", "-")
+            return _("not started") if match.line.state == "waiting" else _("in play")
         return _("not drawn yet")

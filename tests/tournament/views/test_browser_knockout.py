@@ -101,3 +101,65 @@ def test_a_sixteen_team_bracket_fits_the_projector(page, live_server, director_a
     assert [t.strip() for t in page.locator(".screen-bracket .bracket-round-name")
             .all_inner_texts()] == ["Round of 16", "Quarter-finals", "Semi-finals", "Final",
                                     "Match for third place"]
+
+
+def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
+        page, live_server, staff_user, screenshot_dir):
+    """The demo with its final in play: a referee enters the hands still missing at the
+    four tables of the final round, has them approved and signed, signs both matches off;
+    the director closes the round; a spectator then sees the champion and the podium."""
+    from tests.tournament.views.test_browser_entry import enter_hand, log_in
+    from tournament.models import HandResult, Round
+
+    built = build_demo(5, live=True)
+    tournament = built.tournament
+    final_round = Round.objects.get(stage__tournament=tournament, status=Round.Status.IN_PLAY)
+    spectator = page.context.browser.new_page()
+    spectator.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
+    assert spectator.locator(".champion").count() == 0
+
+    log_in(page, live_server, staff_user(tournament, "director", username="walker"))
+    for match in final_round.matches.order_by("number"):
+        for table in match.tables.order_by("position"):
+            page.goto(live_server.url + reverse("director:table_entry",
+                                                args=[SLUG, table.pk]))
+            entered = set(HandResult.objects.filter(table=table, is_current=True)
+                          .values_list("hand", flat=True))
+            for hand in range(1, match.hands + 1):
+                if hand not in entered:  # the home seat of table 1 knocks: no tie
+                    enter_hand(page, hand, "knock", seat=1 if table.position == 1 else 2,
+                               mine=3, theirs=25)
+            for hand in range(1, match.hands + 1):
+                for seat in (1, 2):
+                    button = page.locator(f"#hand-{hand} button",
+                                          has_text=f"Seat {seat} approves")
+                    if button.count():
+                        button.click()
+                        page.wait_for_load_state()
+            for seat in (1, 2):
+                page.locator("button", has_text=f"Seat {seat} (").click()
+                page.wait_for_load_state()
+        page.goto(live_server.url + reverse("director:match_page", args=[SLUG, match.pk]))
+        page.locator("button", has_text="Sign the match off").click()
+        page.wait_for_load_state()
+        assert "won by" in page.locator(".score-line").inner_text()
+        assert " 3 : 1" not in page.locator(".score-line").inner_text()
+    page.goto(live_server.url + reverse("director:round_close", args=[SLUG, final_round.pk]))
+    page.locator("button.primary", has_text="Close").click()
+    page.wait_for_load_state()
+
+    final, third = final_round.matches.order_by("number").select_related("home", "away")
+    final.refresh_from_db()
+    third.refresh_from_db()
+    champion = final.home if final.home_total > 0 else final.away
+    runner_up = final.away if champion == final.home else final.home
+    bronze = third.home if third.home_total > 0 else third.away
+    spectator.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
+    spectator.screenshot(path=str(screenshot_dir / "knockout-walk-home.png"), full_page=True)
+    assert champion.name in spectator.locator(".champion").inner_text()
+    assert [t.split()[1] for t in spectator.locator(".podium-list li").all_inner_texts()] == [
+        champion.code, runner_up.code, bronze.code]
+    spectator.goto(live_server.url + reverse("public:standings", args=[SLUG]))
+    assert spectator.locator("h2#ranking").inner_text() == "Final ranking"
+    spectator.goto(live_server.url + reverse("public:screen", args=[SLUG]))
+    assert champion.name in spectator.locator(".screen-champion").inner_text()
