@@ -108,6 +108,14 @@ def paper(name: str | None) -> Paper:
     return Paper(key)
 
 
+def paper_asked(request) -> str:
+    """The paper a printout's address asks for (``?paper=letter``); A4 for anything else."""
+    try:
+        return paper(request.GET.get("paper")).name
+    except ValueError:
+        return "a4"
+
+
 class Document(abc.ABC):
     """A multi-page document on A4 or Letter with a title line and page numbers."""
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
 from tournament.models import AuditEntry, HandResult, Match, Player, Round, Table
-from tournament.pdf.base import paper
+from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.draw import match_plan, round_plan
@@ -347,10 +347,7 @@ def round_scorecards(request, tournament, pk, kind):
     """Scorecards for every table, a blank scorecard, or the match result slips."""
     round_ = get_object_or_404(Round.objects.select_related("stage__tournament"), pk=pk,
                                stage__tournament=tournament)
-    try:
-        paper_name = paper(request.GET.get("paper")).name
-    except ValueError:
-        paper_name = "a4"
+    paper_name = paper_asked(request)
     plan = round_plan(round_)
     if kind == "scorecards":
         def entry_url(table):

@@ -108,7 +108,7 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
     """The demo with its final in play: a referee enters the hands still missing at the
     four tables of the final round, has them approved and signed, signs both matches off;
     the director closes the round; a spectator then sees the champion and the podium."""
-    from tests.tournament.views.test_browser_entry import enter_hand, log_in
+    from tests.tournament.views.test_browser_entry import approve_and_sign, enter_hand, log_in
     from tournament.models import HandResult, Round
 
     built = build_demo(5, live=True)
@@ -129,16 +129,7 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
                 if hand not in entered:  # the home seat of table 1 knocks: no tie
                     enter_hand(page, hand, "knock", seat=1 if table.position == 1 else 2,
                                mine=3, theirs=25)
-            for hand in range(1, match.hands + 1):
-                for seat in (1, 2):
-                    button = page.locator(f"#hand-{hand} button",
-                                          has_text=f"Seat {seat} approves")
-                    if button.count():
-                        button.click()
-                        page.wait_for_load_state()
-            for seat in (1, 2):
-                page.locator("button", has_text=f"Seat {seat} (").click()
-                page.wait_for_load_state()
+            approve_and_sign(page)
         page.goto(live_server.url + reverse("director:match_page", args=[SLUG, match.pk]))
         page.locator("button", has_text="Sign the match off").click()
         page.wait_for_load_state()

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms import ServiceErrorsMixin
 from tournament.models import Round
-from tournament.pdf.base import paper
+from tournament.pdf.base import paper_asked
 from tournament.pdf.deals import BoxLabels, DealSheet, PackingList
 from tournament.permissions import Perm
 from tournament.selectors.boxes import round_boxes
@@ -160,10 +160,7 @@ def round_deals_pdf(request, tournament, pk, kind):
     if not boxes.deals:
         messages.error(request, _("Make the deals of this round first."))
         return redirect("director:round_deals", tournament.slug, round_.pk)
-    try:
-        paper_name = paper(request.GET.get("paper")).name
-    except ValueError:
-        paper_name = "a4"
+    paper_name = paper_asked(request)
     pdf = document(boxes, paper_name=paper_name).render()
     record_download(Actor.from_request(request), round_, f"{what} ({paper_name})")
     response = HttpResponse(pdf, content_type="application/pdf")

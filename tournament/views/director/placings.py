@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms import QualificationForm
 from tournament.models import Stage
-from tournament.pdf.base import paper
+from tournament.pdf.base import paper_asked
 from tournament.pdf.bracket import BracketDocument
 from tournament.permissions import Perm
 from tournament.selectors.bracket import event_ranking, read_bracket
@@ -99,10 +99,7 @@ def bracket_pdf(request, tournament, pk):
     bracket = read_bracket(stage, views)
     if bracket is None:
         raise Http404("the knockout has no teams yet")
-    try:
-        paper_name = paper(request.GET.get("paper")).name
-    except ValueError:
-        paper_name = "a4"
+    paper_name = paper_asked(request)
     made = timezone.localtime()
     subtitle = _("%(tournament)s · as the public sees it on %(when)s") % {
         "tournament": tournament.name, "when": date_format(made, "DATETIME_FORMAT")}

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms import LineupForm, PublishForm, SwapForm
 from tournament.models import Round, RoundEntry, Tournament
-from tournament.pdf.base import paper
+from tournament.pdf.base import paper_asked
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
 from tournament.selectors.draw import round_plan
@@ -196,10 +196,7 @@ def round_pdf(request, tournament, pk, kind):
     document = PRINTOUTS.get(kind)
     if document is None:
         raise Http404("no such printout")
-    try:
-        paper_name = paper(request.GET.get("paper")).name
-    except ValueError:
-        paper_name = "a4"
+    paper_name = paper_asked(request)
     pdf = document(round_plan(round_), paper_name=paper_name).render()
     response = HttpResponse(pdf, content_type="application/pdf")
     filename = f"{slugify(tournament.slug)}-{slugify(round_.stage.name)}-r{round_.number}-{kind}"

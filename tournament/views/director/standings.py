@@ -18,7 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.pdf.base import paper
+from tournament.pdf.base import paper_asked
 from tournament.pdf.standings import StandingsDocument
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.standings import (
@@ -141,10 +141,7 @@ def standings_download(request, tournament, pk, kind, group_pk=None):
 
 def _pdf(request, tournament, tables: list[StageStandings], title: str, official_only: bool,
          filename: str) -> HttpResponse:
-    try:
-        paper_name = paper(request.GET.get("paper")).name
-    except ValueError:
-        paper_name = "a4"
+    paper_name = paper_asked(request)
     note = _("official results only") if official_only else (
         _("provisional results included (*)") if any(t.provisional for t in tables)
         else _("official results"))
