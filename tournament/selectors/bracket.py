@@ -363,6 +363,8 @@ def event_ranking(tournament: Tournament, views: PublicViews | None = None) -> E
     if settled:
         order = places.order() if places is not None else []
         order += [pk for pk in seeds if pk not in set(order)]
+        if before is not None:
+            order += _earlier_stages(knockout, before, order, teams, result)
     else:
         # The stage before is not over: its order may not be public yet, and decides
         # nothing; the knockout's teams go by seed, the others by code, their places open.
@@ -391,6 +393,34 @@ def event_ranking(tournament: Tournament, views: PublicViews | None = None) -> E
             decided, teams[place.team], place.decided_by, place.round, label,
             place.places, how=_staff_how(place, label, before), before=by_team.get(place.team)))
     return result
+
+
+def _earlier_stages(knockout: Stage, before: Stage, placed: list[int], teams: dict,
+                    result: EventRanking) -> list[int]:
+    """The teams of the stages before ``before`` that never reached it, each stage's in its
+    own order, the latest stage first (they did not qualify either); their withdrawn teams
+    join the unranked."""
+    order: list[int] = []
+    seen = set(placed) | {team.pk for team in result.withdrawn}
+    for stage in (Stage.objects.filter(tournament_id=knockout.tournament_id,
+                                       order__lt=knockout.order)
+                  .exclude(pk=before.pk).order_by("-order")):
+        stage.tournament = knockout.tournament
+        places = stage_places(stage)
+        for table in places.tables:
+            for team in table.withdrawn:
+                if team.pk not in seen:
+                    result.withdrawn.append(team)
+                    teams[team.pk] = team
+                    seen.add(team.pk)
+        for group in places.groups:
+            for place in group:
+                teams.setdefault(place.team.pk, place.team)
+        for pk in places.order():
+            if pk not in seen:
+                order.append(pk)
+                seen.add(pk)
+    return order
 
 
 def _staff_how(place: FinalPlace, label: str, before: Stage | None) -> str:

@@ -450,3 +450,29 @@ def test_the_knockout_pages_read_in_a_pinned_number_of_queries(
     small = knockout_query_counts(client, director, tournament.slug)
     assert small == large
     assert small == KNOCKOUT_QUERIES
+
+
+def test_every_team_of_three_stages_is_ranked_once(client, director, director_actor,
+                                                   tournament, teams):
+    """A Swiss stage of six (the better seed winning: T1…T6 in that order), a group of its
+    top four (the same), a final of the group's top two (T2 beats T1). Places: T2, T1,
+    then the group's T3 and T4, then the Swiss stage's T5 and T6."""
+    field = teams(6)
+    swiss = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=2)
+    enter_teams(director_actor, swiss, field)
+    for _number in (1, 2):
+        finish(director_actor, generate_round(director_actor, swiss))
+    groups = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, groups, [field[:4]])
+    for number in (1, 2, 3):
+        finish(director_actor, generate_round(director_actor, groups, expected_number=number))
+    final = create_stage(director_actor, tournament, name="Final", kind=Stage.Kind.KNOCKOUT,
+                         qualify_from=groups, qualifiers_per_group=2)
+    seed_from_standings(director_actor, final)
+    play_knockout(director_actor, final, {"upsets": {pair("T1", "T2")}})
+    items = assert_every_door(client, director, tournament.slug,
+                              ["T2", "T1", "T3", "T4", "T5", "T6"])
+    assert [how for _place, _code, how in items] == [
+        "final_won", "final_lost", "not_qualified", "not_qualified", "not_qualified",
+        "not_qualified"]
