@@ -437,10 +437,10 @@ def _knockout_missing(bracket: Bracket) -> list[str]:
     result."""
     missing = []
     for round_ in bracket.rounds:
-        if round_.round is None:
+        if round_.round is None:  # the next round to draw; the ones after it follow
             missing.append(_("%(name)s of %(stage)s is not drawn yet.") % {
                 "name": round_.name, "stage": bracket.stage.name})
-            continue
+            break
         for match in [*round_.matches, *filter(None, [round_.third_place])]:
             if match.bye or match.winner is not None or match.match is None:
                 continue

@@ -158,7 +158,7 @@ def test_final_ranking_page_and_downloads(director, tournament, event):
 
 # Session, user, tournament, role, then the page's own reads: the same for every size.
 SEEDING_PAGE_QUERIES = 15
-FINAL_RANKING_QUERIES = 17
+FINAL_RANKING_QUERIES = 18
 
 
 @pytest.mark.parametrize("size", [(2, 4), (4, 6)])
