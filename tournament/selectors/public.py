@@ -143,7 +143,16 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
     totals and match points from the stored result rows, which the standings read too
     (three queries)."""
     matches = list(matches.select_related("round__stage__tournament", "home", "away", "group")
+                   .defer("round__stage__schedule")
                    .order_by("round__stage__order", "round__number", "number"))
+    # One round and one stage object each, whatever the number of matches: a stage's
+    # schedule (a knockout's bracket, a group stage's Berger tables) is read once, when a
+    # knockout round's name asks for it, not decoded again with every match row.
+    rounds, stages = {}, {}
+    for match in matches:
+        round_ = rounds.setdefault(match.round_id, match.round)
+        round_.stage = stages.setdefault(round_.stage_id, round_.stage)
+        match.round = round_
     ids = [m.pk for m in matches]
     rows: dict[int, dict[int, tuple]] = {}
     for match_id, team_id, small, points, provisional, void in (
