@@ -1,7 +1,7 @@
-"""A knockout's bracket on one landscape page, for the wall of the hall (issue 20): one
-column a round, each match a box with both teams, their totals and who went through, lines
-from each pair of matches to the match their winners meet in, the match for third place
-under the final."""
+"""A knockout's bracket on a landscape page, for the wall of the hall (issue 20): one column
+a round, each match a box with both teams, their totals and who went through, lines from
+each pair of matches to the match their winners meet in, the match for third place under
+the final. A round larger than the round of 16 comes first, on pages of its own."""
 
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ def _signed(value: int) -> str:
 class BracketDocument(Document):
     gap = 8 * mm  # between two rounds' columns: room for the connecting lines
     box_height = 15 * mm  # at most; a round of many matches gets less
-
+    # The largest round drawn as part of the tree: 8 boxes down a landscape page stay
+    # readable; a larger round gets pages of its own, its matches in a grid, before it.
+    tree_slots = 16
+    grid = (4, 8)  # columns and rows of boxes on a page of a large round
     def __init__(self, bracket: Bracket, *, title: str, subtitle: str = "", **kwargs):
         super().__init__(title=title, subtitle=subtitle, **kwargs)
         self.width, self.height = landscape(self.paper.size)
@@ -29,15 +32,40 @@ class BracketDocument(Document):
         self.bracket = bracket
 
     def draw_pages(self) -> None:
+        rounds = self.bracket.rounds
+        for round_ in rounds:
+            if round_.slots > self.tree_slots:
+                self._grid(round_)
+        self._tree([r for r in rounds if r.slots <= self.tree_slots])
+
+    def _heading(self) -> float:
         self.new_page()
         top = self.height - self.margin
         self.text(self.margin, top - 5 * mm, self.title, size=15, bold=True)
         if self.subtitle:
             self.text(self.margin, top - 11 * mm, self.subtitle, size=9, colour=0.3)
-        rounds = self.bracket.rounds
+        return top - 20 * mm
+
+    def _grid(self, round_) -> None:
+        """A round too large for the tree: its matches in bracket order, a grid a page."""
+        columns, rows = self.grid
+        width = (self.width - 2 * self.margin - (columns - 1) * self.gap) / columns
+        per_page = columns * rows
+        for first in range(0, len(round_.matches), per_page):
+            heading = self._heading()
+            self.text(self.margin, heading, round_.name, size=11, bold=True)
+            top, bottom = heading - 4 * mm, self.margin + 4 * mm
+            slot = (top - bottom) / rows
+            height = min(self.box_height, slot - 3 * mm)
+            for index, match in enumerate(round_.matches[first:first + per_page]):
+                column, row = divmod(index, rows)
+                x = self.margin + column * (width + self.gap)
+                self._box(match, x, top - slot * (row + 0.5), width, height)
+
+    def _tree(self, rounds) -> None:
+        heading = self._heading()
         columns = len(rounds)
         width = (self.width - 2 * self.margin - (columns - 1) * self.gap) / columns
-        heading = top - 20 * mm
         area_top, area_bottom = heading - 4 * mm, self.margin + 4 * mm
         previous: list[float] = []  # the middle height of each box of the round before
         for index, round_ in enumerate(rounds):

@@ -476,3 +476,19 @@ def test_every_team_of_three_stages_is_ranked_once(client, director, director_ac
     assert [how for _place, _code, how in items] == [
         "final_won", "final_lost", "not_qualified", "not_qualified", "not_qualified",
         "not_qualified"]
+
+
+def test_a_large_bracket_prints_its_first_rounds_on_pages_of_their_own(
+        director, director_actor, tournament, teams):
+    from pypdf import PdfReader
+
+    stage = create_stage(director_actor, tournament, name="Cup", kind=Stage.Kind.KNOCKOUT)
+    enter_teams(director_actor, stage, teams(32))
+    play_knockout(director_actor, stage, {})
+    response = director.get(reverse("director:bracket_pdf", args=[tournament.slug, stage.pk]))
+    pages = [" ".join(page.extract_text().split())
+             for page in PdfReader(io.BytesIO(response.content)).pages]
+    assert len(pages) == 2
+    assert "Round of 32" in pages[0] and "T17 Team 017" in pages[0]
+    assert "Round of 16" in pages[1] and "Final" in pages[1]
+    assert "Round of 32" not in pages[1]
