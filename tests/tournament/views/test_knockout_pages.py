@@ -492,3 +492,18 @@ def test_a_large_bracket_prints_its_first_rounds_on_pages_of_their_own(
     assert "Round of 32" in pages[0] and "T17 Team 017" in pages[0]
     assert "Round of 16" in pages[1] and "Final" in pages[1]
     assert "Round of 32" not in pages[1]
+
+
+def test_a_scorer_learns_nothing_more_of_a_round_in_play_from_the_staff_ranking(
+        client, tournament, staff_user, semi_finals_in_play):
+    """A signed-off semi-final of a round whose boxes the other semi-final still plays:
+    the referee sees it decide the loser's place; a scorer sees what the public sees."""
+    _semis, winner, loser = semi_finals_in_play
+    address = reverse("director:final_ranking", args=[tournament.slug])
+    client.force_login(staff_user(tournament, "referee", username="ref"))
+    page = client.get(address).content.decode()
+    assert f"{winner} won by" in page and "out in the semi-finals" in page
+    client.force_login(staff_user(tournament, "scorer", username="scorer-1"))
+    page = client.get(address).content.decode()
+    assert "won by" not in page and "out in the semi-finals" not in page
+    assert 'class="bm-score"' not in page

@@ -14,7 +14,7 @@ from tournament.forms import QualificationForm
 from tournament.models import Stage
 from tournament.pdf.base import paper_asked
 from tournament.pdf.bracket import BracketDocument
-from tournament.permissions import Perm
+from tournament.permissions import Perm, has_perm
 from tournament.selectors.bracket import event_ranking, read_bracket
 from tournament.selectors.placings import qualification
 from tournament.selectors.public import tournament_views
@@ -111,11 +111,21 @@ def bracket_pdf(request, tournament, pk):
     return response
 
 
+def _ranking_for(request, tournament):
+    """Referees and directors rank from every official result. A scorer (who may still
+    score a box that a signed-off match of the round has played) sees what the public
+    sees (``selectors.visibility``)."""
+    if has_perm(request.user, tournament, Perm.SIGN_OFF):
+        return event_ranking(tournament)
+    _rounds, views = tournament_views(tournament)
+    return event_ranking(tournament, views)
+
+
 @staff_view(Perm.VIEW_STAFF_AREA)
 def final_ranking_page(request, tournament):
     """The event's ranking from the official results: the places decided so far, and
     what is still missing before it is final."""
-    ranking = event_ranking(tournament)
+    ranking = _ranking_for(request, tournament)
     table = FinalRankingTable(final_rows(ranking)) if ranking.rows else None
     return render(request, "director/final_ranking.html", {
         "tournament": tournament, "ranking": ranking, "table": table,
@@ -126,7 +136,7 @@ def final_ranking_page(request, tournament):
 def final_ranking_download(request, tournament, kind):
     if kind not in DOWNLOADS:
         raise Http404("no such download")
-    ranking = event_ranking(tournament)
+    ranking = _ranking_for(request, tournament)
     if not ranking.is_final:
         raise Http404("the final ranking is not final yet")
     export = SpreadsheetExport(kind, FinalRankingTable(final_rows(ranking)),
