@@ -498,7 +498,7 @@ def test_a_scorer_learns_nothing_more_of_a_round_in_play_from_the_staff_ranking(
         client, tournament, staff_user, semi_finals_in_play):
     """A signed-off semi-final of a round whose boxes the other semi-final still plays:
     the referee sees it decide the loser's place; a scorer sees what the public sees."""
-    _semis, winner, loser = semi_finals_in_play
+    _semis, winner, _loser = semi_finals_in_play
     address = reverse("director:final_ranking", args=[tournament.slug])
     client.force_login(staff_user(tournament, "referee", username="ref"))
     page = client.get(address).content.decode()
