@@ -8,7 +8,7 @@ import importlib
 import uuid
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 
 from tournament.models import (
     Deal,
@@ -31,7 +31,7 @@ from tournament.services.stages import allot_groups, create_stage, enter_teams
 triggers = importlib.import_module("tournament.migrations.0009_invariant_triggers")
 # The latest migration that (re)made the triggers knows every one of them.
 latest_triggers = importlib.import_module(
-    "tournament.migrations.0010_team_results_penalties_forfeits_qualification")
+    "tournament.migrations.0012_no_rows_across_tournaments")
 
 
 def refused(message: str):
@@ -93,8 +93,10 @@ def test_a_match_and_its_round_entries_name_the_same_teams(swiss):
     with transaction.atomic(), refused("a match's teams are its round entries' teams"):
         Match.objects.filter(pk=first.pk).update(home=spare)
     entry = RoundEntry.objects.get(match=first, side="home")
+    one, two = spare.players.order_by("number")[:2]  # its own line-up: only the side is wrong
     with transaction.atomic(), refused("a round entry is its team's side of a match"):
-        RoundEntry.objects.filter(pk=entry.pk).update(team=spare)
+        RoundEntry.objects.filter(pk=entry.pk).update(team=spare, first_player=one,
+                                                       second_player=two)
     with transaction.atomic(), refused("a round entry is its team's side of a match"):
         RoundEntry.objects.filter(pk=entry.pk).update(side="away")
 
@@ -240,3 +242,117 @@ def test_official_means_totals_and_totals_mean_official(swiss):
         Match.objects.filter(pk=first.pk).update(signed_off_at=timezone.now())
     with transaction.atomic(), pytest.raises(IntegrityError):
         Match.objects.filter(pk=first.pk).update(home_total=5, away_total=-5)
+
+
+# No rows across tournaments, no impossible hands or deals (issue 22) ------------------------
+
+@pytest.fixture
+def two_events(dealt, make_tournament, make_team, director_actor):
+    """The dealt event (a round in play with a result, a second round dealt) and another
+    tournament with teams, a player and a key of its own."""
+    from tournament.models import DealKey
+
+    result, later = dealt
+    other = make_tournament(name="Other Cup", slug="other-cup")
+    strangers = [make_team(other, code=f"X{n}", name=f"Stranger {n}") for n in (1, 2)]
+    key = DealKey.objects.create(tournament=other, number=1, key_hex="a" * 64,
+                                 commitment="b" * 64)
+    return result, later, other, strangers, key
+
+
+def test_a_match_and_its_entries_are_between_teams_of_the_tournament(two_events):
+    _result, later, _other, strangers, _key = two_events
+    match = later.matches.order_by("number").first()
+    message = "a match is between teams of its round's tournament"
+    with transaction.atomic(), refused(message):
+        Match.objects.create(round=later, number=99, home=strangers[0], away=strangers[1])
+    with transaction.atomic(), refused("a round entry is a team of the round's tournament"):
+        RoundEntry.objects.create(round=later, team=strangers[0], side="bye")
+    # Changing a match's team to a stranger is refused too (its entry no longer agrees
+    # either, whichever trigger speaks first).
+    with transaction.atomic(), pytest.raises(IntegrityError):
+        Match.objects.filter(pk=match.pk).update(home=strangers[0])
+
+
+def test_a_stage_team_is_a_team_of_the_stage_tournament(two_events):
+    _result, later, _other, strangers, _key = two_events
+    with transaction.atomic(), refused("a stage's teams are of its tournament"):
+        StageTeam.objects.create(stage=later.stage, team=strangers[0], position=99)
+
+
+def test_a_penalty_is_against_a_team_of_its_tournament(two_events, director_actor):
+    from tournament.models import Penalty
+
+    _result, later, _other, strangers, _key = two_events
+    tournament = later.stage.tournament
+    match = later.matches.order_by("number").first()
+    for with_match in (None, match):
+        with transaction.atomic(), pytest.raises(IntegrityError):
+            Penalty.objects.create(tournament=tournament, team=strangers[0], round=later,
+                                   match=with_match, kind="warning", reason="side door",
+                                   recorded_by=director_actor.user)
+
+
+def test_a_line_up_player_is_of_the_entry_team(two_events):
+    _result, later, _other, strangers, _key = two_events
+    entry = RoundEntry.objects.filter(round=later, match__isnull=False).first()
+    stranger = strangers[0].players.first()
+    other_team = RoundEntry.objects.filter(round=later, match__isnull=False).exclude(
+        team=entry.team).first().team.players.first()
+    for player in (stranger, other_team):
+        with transaction.atomic(), refused("a line-up's players are of the entry's team"):
+            RoundEntry.objects.filter(pk=entry.pk).update(first_player=player)
+
+
+def test_a_result_is_for_a_hand_of_its_match(two_events):
+    result, _later, _other, _strangers, _key = two_events
+    values = {f.attname: getattr(result, f.attname) for f in HandResult._meta.concrete_fields
+              if f.attname not in ("id", "deal_id")}
+    message = "a result is for a hand of its match"
+    for hand in (99, result.table.match.hands + 1):
+        values.update(hand=hand, version=1, is_current=True, request_token=uuid.uuid4())
+        with transaction.atomic(), refused(message):
+            HandResult.objects.create(**values)
+    with transaction.atomic(), refused(message):
+        HandResult.objects.filter(pk=result.pk).update(hand=99, deal=None)
+    # The match's extra hands are hands of it.
+    Match.objects.filter(pk=result.table.match_id).update(extra_hands=2)
+    values.update(hand=result.table.match.hands + 2, request_token=uuid.uuid4())
+    HandResult.objects.create(**values)
+
+
+def test_a_draw_scores_nothing(two_events):
+    result, *_rest = two_events
+    assert result.outcome == "draw"
+    with transaction.atomic(), pytest.raises(IntegrityError):
+        HandResult.objects.filter(pk=result.pk).update(seat1_points=80, seat2_points=-80)
+
+
+def test_a_deal_is_made_with_a_key_of_its_tournament(two_events):
+    result, _later, _other, _strangers, key = two_events
+    with transaction.atomic(), refused("a deal is made with a key of its round's tournament"):
+        Deal.objects.filter(pk=result.deal_id).update(key=key)
+
+
+@pytest.mark.parametrize("cards", [
+    "not cards",
+    "",
+    lambda deck: deck.replace(" ", "  ", 1),  # two spaces
+    lambda deck: " " + deck,  # (PostgreSQL cuts trailing spaces off to fit: no bad row)
+    lambda deck: deck.rsplit(" ", 1)[0] + " " + deck.split()[0],  # a card twice, one missing
+    lambda deck: deck.lower(),
+    lambda deck: deck.replace("TD", "10D"),
+    lambda deck: " ".join(deck.split()[:51]),  # 51 cards
+])
+def test_a_deal_cards_are_the_52_cards(two_events, cards):
+    result, *_rest = two_events
+    deck = Deal.objects.get(pk=result.deal_id).cards
+    bad = cards(deck) if callable(cards) else cards
+    assert bad != deck
+    # (Longer than 155 characters, PostgreSQL's column refuses it first: a DataError.)
+    with transaction.atomic(), pytest.raises((IntegrityError, DataError)) as refusal:
+        Deal.objects.filter(pk=result.deal_id).update(cards=bad)
+    if refusal.type is IntegrityError or connection.vendor == "sqlite":
+        assert "a deal's cards are the 52 cards" in str(refusal.value)
+    # The deal as made, and the same cards in another order, are accepted.
+    Deal.objects.filter(pk=result.deal_id).update(cards=" ".join(reversed(deck.split())))

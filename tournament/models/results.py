@@ -62,6 +62,8 @@ class HandResult(models.Model):
                                     name="result_one_current"),
             models.CheckConstraint(condition=Q(hand__gte=1, version__gte=1),
                                    name="result_numbers_min"),
+            models.CheckConstraint(condition=~Q(outcome="draw") | Q(seat1_points=0),
+                                   name="result_draw_scores_nothing"),
             models.CheckConstraint(condition=Q(seat1_points=-F("seat2_points")),
                                    name="result_zero_sum"),
             models.CheckConstraint(
