@@ -29,9 +29,10 @@ services and the models' automatic dates read) from a clock the demo moves along
 event's three days. Nothing else is patched and nothing is written past the services, but
 the demo accounts: ``demo-director`` (no usable password: it only creates the tournament;
 log in with your own director account, which sees every tournament), ``demo-referee`` and
-``demo-scorer`` (passwords from the seed, printed; they have roles in the demo only, and
-anyone who knows the seed can work out their passwords, so delete the demo, which removes
-those roles, before a real event).
+``demo-scorer`` (random passwords, printed; from the seed only with ``demo --seed N``, for
+tests). They have roles in the demo only; deleting the demo makes all three inactive,
+without a usable password (``retire_accounts``), and a later demo brings them back with new
+passwords.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import datetime as dt
 import hashlib
 import hmac
 import random
+import secrets
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -149,11 +151,13 @@ def venue_time(day: int, hour: int, minute: int) -> dt.datetime:
 
 
 @contextlib.contextmanager
-def seeded(seed: int, clock: Clock) -> Iterator[Seeded]:
+def seeded(seed: int, clock: Clock, *, seeded_passwords: bool = False) -> Iterator[Seeded]:
     """While the demo is built: the clock, and the seed in place of the system's
-    randomness (module docstring)."""
+    randomness (module docstring). The demo accounts' passwords follow from the seed only
+    when asked (``demo --seed N``): otherwise they are the system's random ones, so that
+    nobody can work them out from the default seed."""
     values = Seeded(seed)
-    passwords = values.rng("passwords")
+    passwords = values.rng("passwords") if seeded_passwords else secrets.SystemRandom()
 
     def random_string(length, allowed_chars="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                       "0123456789"):
@@ -247,21 +251,28 @@ class Demo:
             director.user_permissions.add(Permission.objects.get(
                 content_type__app_label="tournament", codename="add_tournament"))
             director = User.objects.get(pk=director.pk)
+        elif not director.is_active:  # retired with an earlier demo; still no password
+            director.is_active = True
+            director.save(update_fields=["is_active"])
         self.director = Actor(user=director, ip="10.20.0.1", device="Demo: director's laptop")
 
     def staff(self, tournament: Tournament, built: Built) -> None:
         from tournament.services import Actor
         from tournament.services.staff import assign_role
 
+        # Accounts retired with an earlier demo (deleting it makes them inactive, without a
+        # usable password) come back with new passwords.
+        for username in (REFEREE, SCORER):
+            built.passwords.update(revive_account(username))
         referee, password = assign_role(self.director, tournament, username=REFEREE,
                                         role=Role.REFEREE, is_chief_referee=True,
                                         create_account=True)
-        built.passwords[REFEREE] = password
+        built.passwords.setdefault(REFEREE, password)
         self.referee = Actor(user=referee.user, ip="10.20.0.2",
                              device="Demo: referee's tablet")
         scorer, password = assign_role(self.director, tournament, username=SCORER,
                                        role=Role.SCORER, create_account=True)
-        built.passwords[SCORER] = password
+        built.passwords.setdefault(SCORER, password)
         self.scorer_user = scorer.user
 
     def scorer(self, table: Table):
@@ -610,12 +621,41 @@ def is_demo(tournament: Tournament) -> bool:
         user__username=DIRECTOR, role=Role.DIRECTOR).exists()
 
 
+def revive_account(username: str) -> dict[str, str]:
+    """A demo account retired with an earlier demo: active again, with a new password
+    (``{username: password}``); nothing for an account that does not exist or is active."""
+    from tournament.services.staff import _new_password
+
+    user = get_user_model().objects.filter(username=username, is_active=False).first()
+    if user is None:
+        return {}
+    password = _new_password()
+    user.set_password(password)
+    user.is_active = True
+    user.save(update_fields=["password", "is_active"])
+    return {username: password}
+
+
+def retire_accounts() -> list[str]:
+    """Deleting the demo: its referee and scorer accounts (passwords anyone could work out
+    from a seed) made inactive, without a usable password; their sessions end with it.
+    Returns the names retired."""
+    retired = []
+    for user in get_user_model().objects.filter(username__in=[DIRECTOR, REFEREE, SCORER],
+                                                is_active=True):
+        user.set_unusable_password()
+        user.is_active = False
+        user.save(update_fields=["password", "is_active"])
+        retired.append(user.get_username())
+    return retired
+
+
 class DemoExists(Exception):
     pass
 
 
 def build_demo(seed: int = DEFAULT_SEED, *, live: bool = False, replace: bool = False,
-               progress=None) -> Built:
+               progress=None, seeded_passwords: bool = False) -> Built:
     """Build the demo in one transaction (all or nothing; each service's own transaction is
     a savepoint in it). An existing ``demo`` tournament is deleted first with ``replace``
     (through the delete service, as its director), else ``DemoExists`` is raised."""
@@ -635,5 +675,5 @@ def build_demo(seed: int = DEFAULT_SEED, *, live: bool = False, replace: bool = 
                 is_superuser=True).first()
             delete_tournament(Actor(user=user, device="manage.py demo --replace"), existing,
                               confirm_name=existing.name)
-        with seeded(seed, clock) as values:
+        with seeded(seed, clock, seeded_passwords=seeded_passwords) as values:
             return Demo(seed, live, clock, values, progress).build()

@@ -96,6 +96,8 @@ def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event(
     out = io.StringIO()
     call_command("demo", "--seed", "7", stdout=out)
     assert "Demo tournament built" in out.getvalue()
+    passwords = dict(re.findall(r"(demo-\w+): password (\S+)", out.getvalue()))
+    assert set(passwords) == {REFEREE, SCORER}
     tournament = Tournament.objects.get(slug=SLUG)
     assert tournament.status == Tournament.Status.FINISHED
     teams = list(tournament.teams.values_list("name", flat=True))
@@ -168,8 +170,15 @@ def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event(
     from tournament.services import Actor
     from tournament.services.tournaments import delete_tournament
 
+    assert Client().login(username=SCORER, password=passwords[SCORER])
     delete_tournament(Actor(user=get_user_model().objects.get(username=DIRECTOR)), tournament)
-    assert AuditEntry.objects.filter(tournament=None, action="tournament.delete").exists()
+    deletion = AuditEntry.objects.get(tournament=None, action="tournament.delete")
+    assert "demo accounts made inactive" in deletion.summary
+    # Its accounts go with it: the passwords anyone could work out from a seed open nothing.
+    for username, password in passwords.items():
+        assert not Client().login(username=username, password=password), username
+        user = get_user_model().objects.get(username=username)
+        assert not user.is_active and not user.has_usable_password()
     forget_demo_accounts()
     call_command("demo", "--seed", "7", stdout=io.StringIO())
     assert_same_event(dump(Tournament.objects.get(slug=SLUG)), first)
@@ -244,7 +253,8 @@ def quickstart(db, settings, tmp_path, monkeypatch):
     # The build itself is tested above; here only whether quickstart asks for it.
     monkeypatch.setattr("tournament.demo.build_demo",
                         lambda *args, **kwargs: built.append((args, kwargs)) or
-                        type("Built", (), {"tournament": None, "hands": 0})())
+                        type("Built", (), {"tournament": None, "hands": 0,
+                                           "passwords": {REFEREE: "r-pass", SCORER: "s-pass"}})())
 
     def run(*args):
         out = io.StringIO()
@@ -256,8 +266,11 @@ def quickstart(db, settings, tmp_path, monkeypatch):
 
 def test_quickstart_loads_the_demo_on_the_first_start_only(quickstart, make_tournament):
     run, built = quickstart
-    run()
+    out = run()
     assert len(built) == 1
+    # The demo's accounts are printed beside the director's.
+    assert f"{REFEREE}: password r-pass" in out and f"{SCORER}: password s-pass" in out
+    assert out.index("Log in at") < out.index(f"{REFEREE}: password")
     make_tournament(slug=SLUG)  # as if it had been built
     run()
     assert len(built) == 1
@@ -306,3 +319,28 @@ def test_a_tournament_without_results_goes_with_one_click(client, tournament, st
     assert 'name="confirm_name"' not in client.get(url).content.decode()
     assert client.post(url).status_code == 302
     assert not Tournament.objects.exists()
+
+
+def test_without_a_seed_the_demo_passwords_are_random():
+    from tournament.demo import Clock, seeded, venue_time
+    from tournament.services.staff import _new_password
+
+    def password(**kwargs):
+        with seeded(7, Clock(venue_time(-7, 18, 0)), **kwargs):
+            return _new_password()
+
+    assert password() != password()
+    assert password(seeded_passwords=True) == password(seeded_passwords=True)
+
+
+@pytest.mark.django_db
+def test_a_retired_demo_account_comes_back_with_a_new_password():
+    from tournament.demo import retire_accounts, revive_account
+
+    user = get_user_model().objects.create_user(REFEREE, password="old-Pass-123456")
+    assert retire_accounts() == [REFEREE]
+    assert not Client().login(username=REFEREE, password="old-Pass-123456")
+    new = revive_account(REFEREE)[REFEREE]
+    user.refresh_from_db()
+    assert user.is_active and Client().login(username=REFEREE, password=new)
+    assert revive_account(REFEREE) == {}  # an active account is left alone

@@ -124,7 +124,7 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
     """A director deletes a tournament with everything in it. The demo (tournament/demo.py)
     goes at once; a real tournament with results only when its name is typed again. The
     audit entry outlives it (it belongs to no tournament)."""
-    from tournament.demo import is_demo
+    from tournament.demo import is_demo, retire_accounts
 
     require(actor.user, tournament, Perm.EDIT_TOURNAMENT)
     with transaction.atomic():
@@ -140,14 +140,16 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
         staff = list(locked.staff.select_related("user"))
         name, slug = locked.name, locked.slug
         _delete_everything(locked)
+        retired = retire_accounts() if demo else []
         for role in staff:
             forget_cached_roles(role.user)
         audit(actor, None, "tournament.delete",
               f"{actor.name} deleted the tournament {name} ({slug})"
               + (" (the demo)" if demo else "")
               + f": {counts['teams']} teams, {counts['rounds']} rounds"
-              + (", with results" if played else ""),
-              slug=slug, demo=demo, **counts)
+              + (", with results" if played else "")
+              + (f"; demo accounts made inactive: {', '.join(retired)}" if retired else ""),
+              slug=slug, demo=demo, retired=retired, **counts)
 
 
 def _delete_everything(tournament: Tournament) -> None:

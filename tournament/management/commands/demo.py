@@ -16,9 +16,10 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                            help=f"the seed everything random derives from (default "
-                                 f"{DEFAULT_SEED})")
+        parser.add_argument("--seed", type=int, default=None,
+                            help=f"the seed everything random derives from, the demo "
+                                 f"accounts' passwords included (without it: seed "
+                                 f"{DEFAULT_SEED}, the passwords random)")
         parser.add_argument("--live", action="store_true",
                             help="leave the final round in play, with some hands entered")
         parser.add_argument("--replace", action="store_true",
@@ -26,8 +27,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, seed, live, replace, **options):
         started = time.perf_counter()
+        seeded_passwords = seed is not None
+        seed = DEFAULT_SEED if seed is None else seed
         try:
-            built = build_demo(seed, live=live, replace=replace)
+            built = build_demo(seed, live=live, replace=replace,
+                               seeded_passwords=seeded_passwords)
         except DemoExists as exists:
             self.stdout.write(f"Nothing done: {exists}. Use --replace to build it again.")
             return
@@ -41,9 +45,20 @@ class Command(BaseCommand):
             f"({built.cards_entries} with the final cards, {built.false_knocks} with a false "
             f"knock), {built.extra_hands} extra hands in tied knockout matches"
             + ("; the final round is in play." if live else ".")))
-        for username in (REFEREE, SCORER):
-            password = built.passwords.get(username)
-            self.stdout.write(
-                f"  {username}: " + (f"password {password} (follows from the seed: delete "
-                                     "the demo before a real event)" if password else
-                                     "account kept from an earlier demo"))
+        for line in account_lines(built, seeded_passwords=seeded_passwords):
+            self.stdout.write(line)
+
+
+def account_lines(built, *, seeded_passwords: bool = False) -> list[str]:
+    """The demo accounts and their passwords, a line each (also printed by quickstart)."""
+    lines = []
+    for username in (REFEREE, SCORER):
+        password = built.passwords.get(username)
+        if password is None:
+            lines.append(f"  {username}: account kept from an earlier demo")
+        elif seeded_passwords:
+            lines.append(f"  {username}: password {password} (follows from the seed: delete "
+                         "the demo before a real event)")
+        else:
+            lines.append(f"  {username}: password {password}")
+    return lines

@@ -84,6 +84,7 @@ class Command(BaseCommand):
         tournament yet and none was ever deleted (a director who deleted the demo does not
         get it back)."""
         from tournament import demo
+        from tournament.management.commands.demo import account_lines
         from tournament.models import AuditEntry, Tournament
 
         if (Tournament.objects.exists()
@@ -95,9 +96,11 @@ class Command(BaseCommand):
         self.stdout.write("Loading the demo tournament (a finished event; a director can "
                           "delete it from its settings page)…")
         self.stdout.flush()
-        demo.build_demo()
+        built = demo.build_demo()
         self.stdout.write(f"Demo tournament ready at http://{_display_host(addrport)}"
-                          f"/t/{demo.SLUG}/")
+                          f"/t/{demo.SLUG}/; its staff accounts (they go with the demo):")
+        for line in account_lines(built):
+            self.stdout.write(line)
 
 
 def _reasons(error: ValidationError) -> str:
