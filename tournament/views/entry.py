@@ -313,6 +313,12 @@ def round_progress_page(request, tournament, pk):
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
                                       "may_lift_pin_locks": referee,
+                                      # Which cards contradict the box names cards of
+                                      # the box: for a director, or once the round is
+                                      # closed; a referee learns that and where only.
+                                      "names_box_cards": round_.status == Round.Status.CLOSED
+                                      or has_perm(request.user, tournament,
+                                                  Perm.VIEW_DEALS),
                                       # They name cards of the box and tell how boxes
                                       # still in play went elsewhere: never for a scorer.
                                       "anomalies": result_anomalies(

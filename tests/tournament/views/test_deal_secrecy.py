@@ -253,3 +253,79 @@ def test_hand_records_put_each_result_under_the_deal_it_was_played_on(
     new = next(s for s in sections if "reserve deal 1" in s)
     assert "Knock 4 vs 12" in old and "Gin" not in old
     assert "Gin vs 30" in new and "Knock 4 vs 12" not in new
+
+
+# No card inferable from the referees' anomaly lists (issue 22, item 4) ----------------------
+
+# Three final hands of gin whose cards cover the whole deck: whichever two cards a box keeps
+# at the end of its stock, one of these entries names them.
+GINS = [
+    ("AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "JS QS KS AH 2H 3H 4H 5H 6H 7H"),
+    ("8H 9H TH JH QH KH AD 2D 3D 4D", "5D 6D 7D 8D 9D TD JD QD KD AC"),
+    ("2C 3C 4C 5C 6C 7C 8C 9C TC JC", "QC KC AS 2S 3S 4S 5S 6S 7S 8S"),
+]
+
+
+def enter_the_deck(client, tournament, round_):
+    import uuid
+
+    for table, (gin, opponent) in zip(round_.tables.order_by("number"), GINS, strict=False):
+        response = client.post(
+            reverse("director:hand_save", args=[tournament.slug, table.pk, 1]),
+            {"h1-outcome": "gin", "h1-declarer_seat": "1", "h1-declarer_cards": gin,
+             "h1-opponent_cards": opponent, "h1-seen_version": "0",
+             "h1-request_token": str(uuid.uuid4())})
+        assert response.status_code in (200, 302), response.content[:300]
+
+
+@pytest.mark.parametrize("draw_rule", ["two_cards_left", "stock_exhausted"])
+def test_no_referee_page_names_a_card_of_a_box_in_play(
+        client, tournament, staff_user, director_actor, teams, draw_rule):
+    from tests.tournament.views.public_event import cards_in, page_text
+    from tournament.models import HandResult
+
+    tournament.draw_rule = draw_rule
+    tournament.save()
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    field = teams(6)
+    enter_teams(director_actor, stage, field)
+    round_, values = start_dealt_round(director_actor, tournament, stage, field)
+    values["pk"] = [round_.pk, stage.pk, field[0].pk] + list(
+        round_.tables.values_list("pk", flat=True)) + list(
+        round_.matches.values_list("pk", flat=True))
+    values["hand"] = [1]
+    values["seat"] = [1]
+    referee = staff_user(tournament, "referee", username="ref")
+    chief = staff_user(tournament, "referee", chief=True, username="chief")
+    client.force_login(referee)
+    enter_the_deck(client, tournament, round_)
+    conflicts = HandResult.objects.filter(table__round=round_).exclude(box_conflict="")
+    assert conflicts.exists() == (draw_rule == "two_cards_left")
+    for who in (referee, chief):
+        client.force_login(who)
+        for route in all_routes():
+            if route.startswith("admin/"):
+                continue
+            for url in fill(route, values):
+                response = client.get(url)
+                if response.status_code != 200 or response.streaming:
+                    continue
+                if not response.get("Content-Type", "").startswith("text/html"):
+                    continue
+                # (The cards field's help gives the same example whatever the box.)
+                text = page_text(response.content.decode()).replace(
+                    "e.g. “AS 2S 3S 7H 7D 7C …”", "")
+                assert "can never be in a player's hand" not in text, url
+                assert not cards_in(text), (who.username, url, cards_in(text)[:4])
+        progress = page_text(client.get(reverse(
+            "director:round_progress", args=[tournament.slug, round_.pk])).content.decode())
+        if conflicts.exists():
+            assert "Cards that contradict the box" in progress
+            assert "a card entered is one the box never puts in a player's hand" in progress
+    # The director sees which cards.
+    client.force_login(staff_user(tournament, "director", username="boss"))
+    progress = page_text(client.get(reverse(
+        "director:round_progress", args=[tournament.slug, round_.pk])).content.decode())
+    for conflict in conflicts:
+        assert conflict.box_conflict.split(";")[0] in progress
