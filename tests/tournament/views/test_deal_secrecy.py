@@ -291,9 +291,9 @@ def test_no_referee_page_names_a_card_of_a_box_in_play(
     field = teams(6)
     enter_teams(director_actor, stage, field)
     round_, values = start_dealt_round(director_actor, tournament, stage, field)
-    values["pk"] = [round_.pk, stage.pk, field[0].pk] + list(
-        round_.tables.values_list("pk", flat=True)) + list(
-        round_.matches.values_list("pk", flat=True))
+    values["pk"] = [round_.pk, stage.pk, field[0].pk,
+                    *round_.tables.values_list("pk", flat=True),
+                    *round_.matches.values_list("pk", flat=True)]
     values["hand"] = [1]
     values["seat"] = [1]
     referee = staff_user(tournament, "referee", username="ref")
