@@ -62,9 +62,16 @@ def standings_of(tournament):
     return out
 
 
+def same_people(document: dict) -> dict[str, str]:
+    """A copy in the same database: each person of the file mapped to their own account
+    (a file never takes an account over by its name alone)."""
+    return {p["username"]: p["username"] for p in document["people"]}
+
+
 def test_round_trip_is_byte_identical(event, tournament):
     first = export_text(tournament, secrets=True)
-    copy_ = import_tournament(read_document(first.encode()), slug="copy")
+    document = read_document(first.encode())
+    copy_ = import_tournament(document, slug="copy", map_users=same_people(document))
     second = export_text(copy_, secrets=True)
     assert second.replace('"slug": "copy"', '"slug": "world-cup"') == first
     assert first.endswith("}\n") and "中国红队" in first
@@ -126,7 +133,9 @@ def test_commands_round_trip_with_a_new_slug(event, tournament, tmp_path):
     call_command("export_tournament", "world-cup", "--include-secrets", "-o", str(path),
                  stderr=io.StringIO())
     out = io.StringIO()
-    call_command("import_tournament", str(path), "--slug", "world-cup-2", stdout=out)
+    people = same_people(json.loads(path.read_text()))
+    call_command("import_tournament", str(path), "--slug", "world-cup-2",
+                 *(f"--map-user={name}={name}" for name in people), stdout=out)
     assert "world-cup-2" in out.getvalue()
     again = tmp_path / "again.json"
     call_command("export_tournament", "world-cup-2", "--include-secrets", "-o", str(again),
@@ -252,10 +261,192 @@ def test_points_that_the_rules_do_not_give_are_refused(document):
                        for h, hand in enumerate(table["hands"]) if hand["seat1_points"])
     hand["seat1_points"], hand["seat2_points"] = hand["seat2_points"], hand["seat1_points"]
     with pytest.raises(ImportRefused) as refused:
-        import_tournament(document, slug="broken")
+        # (Mapped: the module may have built the file in this very database.)
+        import_tournament(document, slug="broken", map_users=same_people(document))
     path = "rounds[{}].matches[{}].tables[{}].hands[{}]".format(*where[1::2])
     assert refused.value.messages == [
         f"{path}: the round's rules score this entry as {hand['outcome']} "
         f"{hand['seat2_points']:+d}/{hand['seat1_points']:+d}, the file says "
         f"{hand['outcome']} {hand['seat1_points']:+d}/{hand['seat2_points']:+d}"]
     assert not Tournament.objects.filter(slug="broken").exists()
+
+
+# No side doors (issue 22): the pages' rules for every text, no account taken over by its
+# name, limits on size and nesting ------------------------------------------------------------
+
+def _first(document, *keys):
+    """The path of the first value under ``keys`` (a list of keys and indexes, "*" for any
+    index) that exists in the document."""
+    def walk(node, rest, path):
+        if not rest:
+            return path
+        key, *tail = rest
+        if key == "*":
+            for index, item in enumerate(node):
+                found = walk(item, tail, [*path, index])
+                if found is not None:
+                    return found
+            return None
+        if isinstance(node, dict) and key in node and node[key] is not None:
+            return walk(node[key], tail, [*path, key])
+        return None
+
+    return walk(document, list(keys), [])
+
+
+TEXT_FIELDS = [
+    ("tournament", "name"), ("tournament", "venue"), ("teams", "*", "name"),
+    ("teams", "*", "country"), ("teams", "*", "players", "*", "name"),
+    ("teams", "*", "players", "*", "federation_id"), ("stages", "*", "name"),
+    ("people", "*", "first_name"), ("penalties", "*", "reason"),
+    ("rounds", "*", "matches", "*", "tables", "*", "hands", "*", "explanation"),
+    ("rounds", "*", "matches", "*", "tables", "*", "hands", "*", "device"),
+    ("rounds", "*", "publish_override_reason"), ("audit", "*", "summary"),
+    ("audit", "*", "actor_name"),
+]
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\x07", "\x1b[31m"], ids=["NUL", "bell", "escape"])
+@pytest.mark.parametrize("keys", TEXT_FIELDS, ids=[".".join(k) for k in TEXT_FIELDS])
+def test_a_control_character_in_any_text_is_refused(document, keys, bad):
+    path = _first(document, *keys)
+    assert path is not None, keys
+    node = document
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = "Good name" + bad
+    users = get_user_model().objects.count()
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(document, slug="broken", map_users=same_people(document))
+    where = re.sub(r"\.(\d+)", r"[\1]", ".".join(map(str, path)))
+    assert any(m.startswith(f"{where}: contains") for m in refused.value.messages), \
+        refused.value.messages
+    assert not Tournament.objects.filter(slug="broken").exists()
+    assert get_user_model().objects.count() == users
+
+
+@pytest.mark.parametrize("keys", [("tournament", "name"), ("teams", "*", "name"),
+                                  ("penalties", "*", "reason")])
+def test_what_people_type_has_no_line_break_or_invisible_character(document, keys):
+    path = _first(document, *keys)
+    for bad in ("two\nlines", "\u202egniR", "zero\u200bwidth"):
+        node = document
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = bad
+        with pytest.raises(ImportRefused):
+            import_tournament(document, slug="broken", map_users=same_people(document))
+
+
+PERSON_FIELDS = "username|user|actor|entered_by|recorded_by|signed_off_by|undone_by"
+
+
+def renamed(document, old: str, new: str) -> dict:
+    """The document with the person ``old`` called ``new`` wherever a person is named."""
+    return json.loads(re.sub(rf'"({PERSON_FIELDS})": "{re.escape(old)}"', rf'"\1": "{new}"',
+                             dump(document)))
+
+
+def test_a_name_of_this_database_is_refused_until_it_is_mapped(document, make_user):
+    make_user("root")
+    person = document["people"][0]["username"]
+    document = renamed(document, person, "ROOT")
+    others = {p["username"]: p["username"] + "-x" for p in document["people"][1:]}
+    users = get_user_model().objects.count()
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(document, slug="copy", map_users=others)
+    assert "people[0].username: ROOT is a user name of this database (root); a file never " \
+           "takes over an account by its name: map it with --map-user ROOT=ACCOUNT" in \
+        refused.value.messages[0]
+    assert get_user_model().objects.count() == users
+    assert not Tournament.objects.filter(slug="copy").exists()
+    # Mapped explicitly to the existing account: its roles come with the file.
+    copy_ = import_tournament(document, slug="copy", map_users={**others, "ROOT": "root"})
+    roles = {s.user.username: s.role for s in copy_.staff.select_related("user")}
+    staff = {s["user"]: s["role"] for s in document["staff"]}
+    if "ROOT" in staff:
+        assert roles["root"] == staff["ROOT"]
+    assert not get_user_model().objects.filter(username="ROOT").exists()
+    assert all(not get_user_model().objects.get(username=name).is_active
+               for name in others.values())
+
+
+def test_a_mapped_name_can_be_a_new_account(document):
+    person = document["people"][0]["username"]
+    mapping = {p["username"]: p["username"] + "-new" for p in document["people"]}
+    copy_ = import_tournament(document, slug="copy", map_users=mapping)
+    user = get_user_model().objects.get(username=f"{person}-new")
+    assert not user.is_active and not user.has_usable_password()
+    assert copy_.staff.exists()
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(document, slug="copy-2", map_users={"nobody": "x"})
+    assert any(m.startswith("--map-user nobody: no person of the file")
+               for m in refused.value.messages)
+
+
+def test_two_people_whose_names_differ_only_in_case_are_refused(document):
+    first = document["people"][0]["username"]
+    document["people"].append({"username": first.upper(), "first_name": "", "last_name": ""})
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(document, slug="copy", map_users={})
+    assert any("appears twice" in m and "whatever its case" in m
+               for m in refused.value.messages), refused.value.messages
+
+
+def test_the_command_maps_users_and_refuses_with_exit_status_1(document, tmp_path, make_user):
+    make_user(document["people"][0]["username"])
+    path = tmp_path / "event.json"
+    path.write_text(dump(document))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(path), "--slug", "copy")
+    assert refused.value.returncode == 1 and "--map-user" in str(refused.value)
+    with pytest.raises(CommandError) as badly:
+        call_command("import_tournament", str(path), "--map-user", "nonsense")
+    assert badly.value.returncode == 1 and "NAME_IN_FILE=ACCOUNT" in str(badly.value)
+    out = io.StringIO()
+    call_command("import_tournament", str(path), "--slug", "copy",
+                 *(f"--map-user={p['username']}={p['username']}" for p in document["people"]),
+                 stdout=out)
+    assert "imported" in out.getvalue()
+
+
+@pytest.mark.parametrize("depth", [100_000, 65])
+def test_a_file_nested_too_deep_is_refused(db, tmp_path, depth):
+    document = {"format": "duplicate-gin-tournament", "version": 1,
+                "audit": [{"data": {}}]}
+    text = json.dumps(document).replace('{"data": {}}',
+                                        '{"data": ' + "[" * depth + "]" * depth + "}")
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(path))
+    assert refused.value.returncode == 1
+    assert "nests more than 64 levels" in str(refused.value)
+    assert not Tournament.objects.exists()
+
+
+def test_a_file_over_the_size_limit_is_refused(db, tmp_path, settings):
+    settings.IMPORT_MAX_BYTES = 1000
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"format": "duplicate-gin-tournament", "padding": "x" * 2000}))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(path))
+    assert refused.value.returncode == 1
+    assert "at most 1,000 are read (setting IMPORT_MAX_BYTES)" in str(refused.value)
+    with pytest.raises(ImportRefused):
+        read_document(path.read_bytes())
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (["teams"], "CHN", "teams: must be"),
+    (["tournament", "name"], 7, "tournament.name: must be"),
+    (["people"], {"username": "x"}, "people: must be"),
+    (["secrets"], "yes", "secrets: must be"),
+])
+def test_wrong_types_are_refused_with_exit_status_1(document, tmp_path, path, value, message):
+    path_ = tmp_path / "bad.json"
+    path_.write_text(dump(_broken(document, path, value)))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(path_), "--slug", "bad")
+    assert refused.value.returncode == 1 and message in str(refused.value)
+    assert not Tournament.objects.filter(slug="bad").exists()

@@ -9,9 +9,16 @@ the results played on them, a result version before its approvals), and audited 
 entry. The times in the file are kept: the rows' automatic times are switched off while it
 is written.
 
-People are named by their user name. A name this database does not know becomes an
-inactive account without a usable password (an administrator activates it and sets a
-password); a known name is taken to be the same person.
+People are named by their user name. A file never takes over an account of this database
+by its name: a person of the file becomes a new inactive account without a usable password
+(an administrator activates it and sets a password), unless the import maps that name
+explicitly to an account (``map_users``: ``--map-user NAME_IN_FILE=ACCOUNT``); a name this
+database already has (whatever its case) is refused until it is mapped.
+
+Every text is checked with the rules of the pages (``services.text``): no NUL, no control
+character, and in what people type (names, reasons) no line break or invisible character,
+within the services' lengths. The file is at most ``IMPORT_MAX_BYTES`` (100 MB) and nests
+at most ``IMPORT_MAX_DEPTH`` (64) levels.
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ import re
 import uuid
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
+from django.db.models.functions import Lower
 
 from scoring import RuleError, Rules
 from scoring import deals as dealing
@@ -55,6 +64,7 @@ from tournament.models import (
 )
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.hands import HandEntry, score_entry, seat_points
+from tournament.services.text import clean_text
 
 MAX_MESSAGES = 50
 _TIMED_MODELS = (Tournament, DealKey, Deal, Round, HandResult, Approval, TableSignature,
@@ -70,8 +80,23 @@ class ImportRefused(Exception):
         self.messages = messages
 
 
+def max_bytes() -> int:
+    return getattr(settings, "IMPORT_MAX_BYTES", 100 * 1024 * 1024)
+
+
+def max_depth() -> int:
+    return getattr(settings, "IMPORT_MAX_DEPTH", 64)
+
+
+def too_large(size: int) -> ImportRefused:
+    return ImportRefused([f"the file is {size:,} bytes; at most {max_bytes():,} are read "
+                          f"(setting IMPORT_MAX_BYTES)"])
+
+
 def read_document(data: bytes) -> dict:
     """The file's JSON, or ImportRefused saying why it is not a tournament file."""
+    if len(data) > max_bytes():
+        raise too_large(len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -81,6 +106,10 @@ def read_document(data: bytes) -> dict:
     except json.JSONDecodeError as error:
         raise ImportRefused([f"the file is not JSON: line {error.lineno}, column "
                              f"{error.colno}: {error.msg}"]) from None
+    except RecursionError:  # nested far deeper than any tournament file
+        raise ImportRefused([_too_deep()]) from None
+    if _depth(document) > max_depth():
+        raise ImportRefused([_too_deep()])
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused([f"format: this is not a tournament file (it must say "
                              f"\"format\": \"{FORMAT}\")"])
@@ -89,6 +118,67 @@ def read_document(data: bytes) -> dict:
         raise ImportRefused([f"version: this software reads version {VERSION} of the "
                              f"tournament file, not version {json.dumps(version)}"])
     return document
+
+
+def _too_deep() -> str:
+    return (f"the file nests more than {max_depth()} levels of lists and objects "
+            f"(setting IMPORT_MAX_DEPTH); a tournament file has fewer than 10")
+
+
+def _depth(document) -> int:
+    """How deep lists and objects nest (without recursion: the file is not trusted)."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            values = value.values()
+        elif isinstance(value, list):
+            values = value
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > max_depth():
+            return deepest
+        stack.extend((item, depth + 1) for item in values
+                     if isinstance(item, (dict, list)))
+    return deepest
+
+
+# Text typed by people, by the key it is under: the rules of ``services.text.clean_text``
+# (no control character, line break or invisible character) and the services' lengths
+# where the schema gives none. Every other text: no NUL and no control character but tab
+# and line breaks (an audit entry's words, a device's name are made by the software).
+_TYPED = {"name": None, "venue": None, "country": None, "federation_id": None,
+          "first_name": None, "last_name": None, "public_value": None,
+          "reason": 1000, "undo_reason": 1000, "replaced_reason": 500,
+          "publish_override_reason": 500}
+_HAND_REASON = 500  # a referee's correction (services.signoff)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def check_texts(document: dict, errors: list[str]) -> None:
+    """Every text of the file by the rules of the pages, each problem with its path."""
+    stack: list[tuple[object, tuple]] = [(document, ())]
+    while stack and len(errors) < MAX_MESSAGES:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, (*path, key)) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in enumerate(value))
+        elif isinstance(value, str):
+            key = next((part for part in reversed(path) if isinstance(part, str)), "")
+            if key in _TYPED and (len(path) < 2 or path[-2] != "data"):
+                limit = _HAND_REASON if key == "reason" and "hands" in path else _TYPED[key]
+                try:
+                    clean_text(value, label="the text", max_length=limit or len(value) + 1,
+                               required=False)
+                except ValueError as error:
+                    errors.append(f"{path_of(list(path))}: {str(error).removeprefix('the text ')}")
+            elif "\x00" in value:
+                errors.append(f"{path_of(list(path))}: contains a NUL character")
+            elif (found := _CONTROL.search(value)) is not None:
+                errors.append(f"{path_of(list(path))}: contains a control character "
+                              f"(U+{ord(found.group()):04X})")
 
 
 @contextlib.contextmanager
@@ -109,14 +199,21 @@ def _times_as_given():
 
 
 def import_tournament(document: dict, *, slug: str | None = None,
-                      actor: Actor | None = None) -> Tournament:
+                      actor: Actor | None = None,
+                      map_users: dict[str, str] | None = None) -> Tournament:
     """Check the whole document, then write it in one transaction (ImportRefused, with
-    every problem, when anything is wrong; nothing is written then)."""
+    every problem, when anything is wrong; nothing is written then). ``map_users`` maps a
+    user name of the file to an account of this database (or to the name of a new one)."""
     errors: list[str] = []
+    if _depth(document) > max_depth():
+        raise ImportRefused([_too_deep()])
     validate(document, SCHEMA, [], errors, MAX_MESSAGES)
     if errors:
         raise ImportRefused(errors)
-    plan = _Checker(document, slug)
+    check_texts(document, errors)
+    if errors:
+        raise ImportRefused(errors)
+    plan = _Checker(document, slug, map_users or {})
     plan.check()
     if plan.errors:
         raise ImportRefused(plan.errors[:MAX_MESSAGES] + (
@@ -194,8 +291,10 @@ _CARD = re.compile(r"[A23456789TJQK][SHDC]")
 class _Checker:
     """Everything the schema cannot say, checked before a row is written."""
 
-    def __init__(self, document: dict, slug: str | None):
+    def __init__(self, document: dict, slug: str | None, map_users: dict[str, str]):
         self.d = document
+        self.map_users = map_users
+        self.accounts: dict[str, tuple[int | None, str]] = {}  # file name → (id, name)
         self.errors: list[str] = []
         self.slug = slug or document["tournament"]["slug"]
         self.from_option = slug is not None
@@ -219,6 +318,9 @@ class _Checker:
         d = self.d
         self.people = _duplicates(d["people"], lambda p: p["username"], "people",
                                   "user name", self.errors)
+        _duplicates(d["people"], lambda p: p["username"].lower(), "people",
+                    "user name (whatever its case)", self.errors)
+        self.person_accounts()
         self.tournament()
         for index, staff in enumerate(d["staff"]):
             self.person(staff["user"], ["staff", index, "user"])
@@ -231,6 +333,48 @@ class _Checker:
         self.rounds()
         self.penalties()
         self.audit()
+
+    def person_accounts(self) -> None:
+        """The account each person of the file becomes: a new inactive one under the
+        file's name, or the one the import maps the name to; never an existing account
+        by its name alone."""
+        User = get_user_model()
+        names = {p["username"] for p in self.d["people"]}
+        for name in self.map_users:
+            if name not in names:
+                self.error(f"--map-user {name}", "no person of the file has this user name")
+        wanted = {p["username"]: self.map_users.get(p["username"], p["username"])
+                  for p in self.d["people"]}
+        existing = {user.username.lower(): user for user in
+                    User.objects.annotate(folded=Lower("username")).filter(
+                        folded__in={name.lower() for name in wanted.values()})}
+        new_names: dict[str, str] = {}
+        for index, person in enumerate(self.d["people"]):
+            name = person["username"]
+            target = wanted[name]
+            user = existing.get(target.lower())
+            mapped = name in self.map_users
+            if user is not None and not mapped:
+                self.error(["people", index, "username"],
+                           f"{name} is a user name of this database ({user.username}); a "
+                           f"file never takes over an account by its name: map it with "
+                           f"--map-user {name}=ACCOUNT (an existing account, or the name of "
+                           f"a new one)")
+                continue
+            if user is not None:
+                self.accounts[name] = (user.pk, user.username)
+                continue
+            problems: list[str] = []
+            validate(target, SCHEMA["properties"]["people"]["items"]["properties"]["username"],
+                     [f"--map-user {name}" if mapped else f"people[{index}].username"],
+                     problems)
+            self.errors.extend(problems)
+            if target.lower() in new_names:
+                self.error(["people", index, "username"],
+                           f"{name} and {new_names[target.lower()]} would both become the "
+                           f"new account {target}")
+            new_names[target.lower()] = name
+            self.accounts[name] = (None, target)
 
     def tournament(self) -> None:
         t = self.d["tournament"]
@@ -613,17 +757,19 @@ class _Writer:
 
     def users(self) -> None:
         User = get_user_model()
-        names = [p["username"] for p in self.d["people"]]
-        self.user = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
-        new = []
+        self.user = {}
+        new = {}
         for person in self.d["people"]:
-            if person["username"] not in self.user:
-                user = User(username=person["username"], first_name=person["first_name"],
-                            last_name=person["last_name"], is_active=False)
-                user.set_unusable_password()
-                new.append(user)
-        for user in User.objects.bulk_create(new):
-            self.user[user.username] = user.pk
+            pk, account = self.plan.accounts[person["username"]]
+            if pk is not None:
+                self.user[person["username"]] = pk
+                continue
+            user = User(username=account, first_name=person["first_name"],
+                        last_name=person["last_name"], is_active=False)
+            user.set_unusable_password()
+            new[account] = (person["username"], user)
+        for user in User.objects.bulk_create([user for _name, user in new.values()]):
+            self.user[new[user.username][0]] = user.pk
 
     def teams(self) -> None:
         teams = Team.objects.bulk_create(
