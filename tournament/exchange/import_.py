@@ -156,29 +156,53 @@ _HAND_REASON = 500  # a referee's correction (services.signoff)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
+def _text_problem(value: str, key: str, under_data: bool, in_hand: bool) -> str | None:
+    """What is wrong with one text of the file (under ``key``), or None."""
+    if key in _TYPED and not under_data:
+        limit = _HAND_REASON if key == "reason" and in_hand else _TYPED[key]
+        try:
+            clean_text(value, label="the text", max_length=limit or len(value) + 1,
+                       required=False)
+        except ValueError as error:
+            return str(error).removeprefix("the text ")
+        return None
+    if "\x00" in value:
+        return "contains a NUL character"
+    found = _CONTROL.search(value)
+    if found is not None:
+        return f"contains a control character (U+{ord(found.group()):04X})"
+    return None
+
+
 def check_texts(document: dict, errors: list[str]) -> None:
-    """Every text of the file by the rules of the pages, each problem with its path."""
-    stack: list[tuple[object, tuple]] = [(document, ())]
-    while stack and len(errors) < MAX_MESSAGES:
-        value, path = stack.pop()
+    """Every text of the file by the rules of the pages, each problem with its path. A
+    first walk only looks (a big file has millions of texts); the paths are worked out
+    when it finds something."""
+    stack: list[tuple[object, str, bool, bool]] = [(document, "", False, False)]
+    while stack:
+        value, key, under_data, in_hand = stack.pop()
         if isinstance(value, dict):
-            stack.extend((item, (*path, key)) for key, item in value.items())
+            stack.extend((item, name, under_data or key == "data", in_hand or key == "hands")
+                         for name, item in value.items())
         elif isinstance(value, list):
-            stack.extend((item, (*path, index)) for index, item in enumerate(value))
+            stack.extend((item, key, under_data, in_hand or key == "hands") for item in value)
+        elif isinstance(value, str) and _text_problem(value, key, under_data, in_hand):
+            break
+    else:
+        return
+    paths: list[tuple[object, tuple]] = [(document, ())]
+    while paths and len(errors) < MAX_MESSAGES:
+        value, path = paths.pop()
+        if isinstance(value, dict):
+            paths.extend((item, (*path, name)) for name, item in value.items())
+        elif isinstance(value, list):
+            paths.extend((item, (*path, index)) for index, item in enumerate(value))
         elif isinstance(value, str):
-            key = next((part for part in reversed(path) if isinstance(part, str)), "")
-            if key in _TYPED and (len(path) < 2 or path[-2] != "data"):
-                limit = _HAND_REASON if key == "reason" and "hands" in path else _TYPED[key]
-                try:
-                    clean_text(value, label="the text", max_length=limit or len(value) + 1,
-                               required=False)
-                except ValueError as error:
-                    errors.append(f"{path_of(list(path))}: {str(error).removeprefix('the text ')}")
-            elif "\x00" in value:
-                errors.append(f"{path_of(list(path))}: contains a NUL character")
-            elif (found := _CONTROL.search(value)) is not None:
-                errors.append(f"{path_of(list(path))}: contains a control character "
-                              f"(U+{ord(found.group()):04X})")
+            keys = [part for part in path if isinstance(part, str)]
+            key = keys[-1] if keys else ""
+            problem = _text_problem(value, key, "data" in keys[:-1], "hands" in keys)
+            if problem:
+                errors.append(f"{path_of(list(path))}: {problem}")
 
 
 @contextlib.contextmanager
@@ -205,8 +229,6 @@ def import_tournament(document: dict, *, slug: str | None = None,
     every problem, when anything is wrong; nothing is written then). ``map_users`` maps a
     user name of the file to an account of this database (or to the name of a new one)."""
     errors: list[str] = []
-    if _depth(document) > max_depth():
-        raise ImportRefused([_too_deep()])
     validate(document, SCHEMA, [], errors, MAX_MESSAGES)
     if errors:
         raise ImportRefused(errors)
