@@ -1,6 +1,7 @@
 """Forms: they collect and display; the services decide."""
 
 from django import forms
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -10,6 +11,7 @@ from tournament.models import Player, Role, Stage, Team, Tournament
 from tournament.services import ServiceError
 from tournament.services.stages import MAX_GROUPS
 from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_entry
+from tournament.services.text import parse_whole_number
 from tournament.services.tournaments import EDITABLE_FIELDS
 
 TIEBREAK_LABELS = {
@@ -19,6 +21,26 @@ TIEBREAK_LABELS = {
     Tiebreak.LOTS: _("Drawing of lots"),
 }
 _TIEBREAK_SLOTS = len(Tiebreak)
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number typed with the digits 0-9 and nothing else, as the CSV import reads
+    numbers (``services.text.parse_whole_number``): Django's own field takes "٣"
+    (Arabic-Indic three), a full-width 3 (U+FF13), "1_0" and "+5", which ``int`` accepts."""
+
+    default_error_messages = {
+        "invalid": _("%(label)s: type a whole number with the digits 0–9, not “%(value)s”."),
+    }
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        number = parse_whole_number(str(value))
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"label": self.label or _("number"),
+                                                "value": str(value)[:20]})
+        return number
 
 
 class ServiceErrorsMixin:
@@ -35,10 +57,17 @@ class ServiceErrorsMixin:
             self.add_error(None, error.message)
 
 
+_TOURNAMENT_FIELDS = [f for f in EDITABLE_FIELDS if f != "tiebreak_order"]
+
+
 class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
     class Meta:
         model = Tournament
-        fields = [f for f in EDITABLE_FIELDS if f != "tiebreak_order"]
+        fields = _TOURNAMENT_FIELDS
+        # Every number of the settings typed with the digits 0-9 only.
+        field_classes = {f.name: WholeNumberField for f in Tournament._meta.concrete_fields
+                         if isinstance(f, models.IntegerField)
+                         and f.name in _TOURNAMENT_FIELDS and not f.choices}
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -123,17 +152,17 @@ class StaffForm(ServiceErrorsMixin, forms.Form):
 class StageForm(ServiceErrorsMixin, forms.Form):
     name = forms.CharField(label=_("Name"), max_length=60)
     kind = forms.ChoiceField(label=_("Kind"), choices=Stage.Kind.choices)
-    swiss_rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=64,
+    swiss_rounds = WholeNumberField(label=_("Rounds (Swiss)"), min_value=1, max_value=64,
                                       required=False)
     third_place_match = forms.BooleanField(label=_("Third-place match (knockout)"),
                                            required=False)
     qualify_from = forms.ModelChoiceField(
         label=_("Seeded from the standings of (knockout)"), queryset=Stage.objects.none(),
         required=False, empty_label=_("— seeds entered by hand —"))
-    qualifiers_per_group = forms.IntegerField(
+    qualifiers_per_group = WholeNumberField(
         label=_("Qualifiers per group (knockout)"), min_value=1, max_value=64, required=False,
         help_text=_("The top N of each group (of the table of a Swiss stage)."))
-    extra_qualifiers = forms.IntegerField(
+    extra_qualifiers = WholeNumberField(
         label=_("Best-placed of the next place (knockout)"), min_value=0, max_value=64,
         required=False, initial=0,
         help_text=_("How many more teams qualify: the best of place N + 1 across groups."))
@@ -150,10 +179,10 @@ class QualificationForm(ServiceErrorsMixin, forms.Form):
     qualify_from = forms.ModelChoiceField(
         label=_("Seeded from the standings of"), queryset=Stage.objects.none(),
         required=False, empty_label=_("— seeds entered by hand —"))
-    qualifiers_per_group = forms.IntegerField(
+    qualifiers_per_group = WholeNumberField(
         label=_("Qualifiers per group"), min_value=1, max_value=64, required=False,
         help_text=_("The top N of each group (of the table of a Swiss stage)."))
-    extra_qualifiers = forms.IntegerField(
+    extra_qualifiers = WholeNumberField(
         label=_("Best-placed of the next place"), min_value=0, max_value=64, required=False,
         help_text=_("How many more teams qualify: the best of place N + 1 across groups, by "
                     "match points, small points, then wins."))
@@ -170,7 +199,7 @@ class QualificationForm(ServiceErrorsMixin, forms.Form):
 
 
 class SnakeGroupsForm(ServiceErrorsMixin, forms.Form):
-    group_count = forms.IntegerField(label=_("Number of groups"), min_value=1,
+    group_count = WholeNumberField(label=_("Number of groups"), min_value=1,
                                      max_value=MAX_GROUPS,
                                      initial=2)
 
@@ -274,13 +303,13 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
         ("draw", pgettext_lazy("hand outcome", "Draw"))])
     declarer_seat = forms.TypedChoiceField(label=_("Declarer"), choices=SEAT_CHOICES,
                                            coerce=int, empty_value=None, required=False)
-    declarer_deadwood = forms.IntegerField(label=_("Declarer's deadwood"), min_value=0,
+    declarer_deadwood = WholeNumberField(label=_("Declarer's deadwood"), min_value=0,
                                            max_value=MAX_DEADWOOD, required=False)
-    opponent_deadwood = forms.IntegerField(label=_("Opponent's deadwood after lay-offs"),
+    opponent_deadwood = WholeNumberField(label=_("Opponent's deadwood after lay-offs"),
                                            min_value=0, max_value=MAX_DEADWOOD, required=False)
     false_knock_seat = forms.TypedChoiceField(label=_("False knock by"), choices=SEAT_CHOICES,
                                               coerce=int, empty_value=None, required=False)
-    false_knock_deadwood = forms.IntegerField(label=_("False knock deadwood"), min_value=0,
+    false_knock_deadwood = WholeNumberField(label=_("False knock deadwood"), min_value=0,
                                               max_value=MAX_DEADWOOD, required=False)
     declarer_cards = forms.CharField(
         label=_("Declarer's cards"), max_length=120, required=False,
@@ -292,7 +321,8 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
         help_text=_("Separate melds with “/”; leave empty to let the engine lay them down."))
     reason = forms.CharField(label=_("Reason for the correction"), max_length=500,
                              required=False)
-    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    seen_version = WholeNumberField(label=_("version shown"), widget=forms.HiddenInput,
+                                    min_value=0)
     request_token = forms.UUIDField(widget=forms.HiddenInput)
 
     @property

@@ -68,7 +68,9 @@ def test_a_referee_records_a_warning_and_sees_it_listed(client, referee, tournam
 @pytest.mark.parametrize(("values", "message"), [
     ({"reason": ""}, "give the reason for the warning"),
     ({"kind": "small_points", "amount": 0, "reason": "x"}, "needs the points to deduct"),
-    ({"kind": "match_points", "amount": "-2", "reason": "x"}, "must be from 1 to 9999"),
+    ({"kind": "match_points", "amount": "-2", "reason": "x"},
+     "Points deducted: type a whole number with the digits 0–9, not “-2”"),
+    ({"kind": "match_points", "amount": "10000", "reason": "x"}, "must be from 1 to 9999"),
     ({"kind": "lateness", "reason": "x", "match": "own"}, "lateness needs the minutes"),
     ({"kind": "default", "reason": "x", "match": "other round"}, "is in Swiss, Round 2"),
     ({"kind": "warning", "reason": "x", "player": "other team"}, "is a player of"),

@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.forms import ServiceErrorsMixin
+from tournament.forms import ServiceErrorsMixin, WholeNumberField
 from tournament.models import Match, Penalty, Player, Round, Team
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.penalties import penalty_list as penalties_of
@@ -165,9 +165,9 @@ class PenaltyForm(ServiceErrorsMixin, forms.Form):
         label=gettext_lazy("Player"), queryset=Player.objects.none(), required=False,
         help_text=gettext_lazy("For a warning or lateness of one player; for a player's "
                                "disqualification (leave empty to disqualify the team)."))
-    amount = forms.IntegerField(label=gettext_lazy("Points deducted"), required=False,
+    amount = WholeNumberField(label=gettext_lazy("Points deducted"), required=False,
                                 help_text=gettext_lazy("For a deduction only."))
-    minutes = forms.IntegerField(label=gettext_lazy("Minutes late"), required=False,
+    minutes = WholeNumberField(label=gettext_lazy("Minutes late"), required=False,
                                  help_text=gettext_lazy("For lateness only."))
     reason = forms.CharField(label=gettext_lazy("Reason"), required=False,
                              widget=forms.Textarea(attrs={"rows": 3}))
