@@ -32,16 +32,29 @@ class RuleError(ValueError):
     format it in the reader's language. A message without parameters is its own template.
     """
 
+    # The input the error is about, by the name of the engine's argument that carries it
+    # ("opponent_deadwood", "declarer_cards", …): a form or an API shows the message there.
+    field: str | None = None
+
     def __init__(self, message: object = "", /, **params: Any) -> None:
         self.template: str | None = message if isinstance(message, str) else None
         self.params: dict[str, Any] = params
         text = message.format(**params) if params and isinstance(message, str) else message
         super().__init__(text)
 
+    def about(self, field: str) -> RuleError:
+        """The same error, saying which input it concerns (unless it says so already)."""
+        if self.field is None:
+            self.field = field
+        return self
+
     def __reduce__(self):  # pickles with its parts, the English message as it was
         return _rebuild, (type(self), self.template if self.template is not None
-                          else self.args[0], self.params)
+                          else self.args[0], self.params, self.field)
 
 
-def _rebuild(cls: type[RuleError], message: object, params: dict[str, Any]) -> RuleError:
-    return cls(message, **params)
+def _rebuild(cls: type[RuleError], message: object, params: dict[str, Any],
+             field: str | None = None) -> RuleError:
+    error = cls(message, **params)
+    error.field = field
+    return error

@@ -63,7 +63,8 @@ class FalseKnock:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by",
-                           _choice(Party, self.by, Phrase(gettext_noop("false knocker"))))
+                           _choice(Party, self.by, Phrase(gettext_noop("false knocker")),
+                                   "false_knock_seat"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,19 +100,23 @@ def score_hand(outcome: Outcome | str,
     false-knocked earlier, pass ``false_knock`` and leave ``opponent_deadwood`` out (or
     give the same value): his deadwood is the one the referee recorded.
     """
-    outcome = _choice(Outcome, outcome, Phrase(gettext_noop("outcome")))
+    outcome = _choice(Outcome, outcome, Phrase(gettext_noop("outcome")), "outcome")
     if false_knock is not None:
         opponent_deadwood = _apply_false_knock(false_knock, outcome, opponent_deadwood, rules)
     if outcome is Outcome.DRAW:
         if declarer_deadwood is not None or opponent_deadwood is not None:
-            raise RuleError(gettext_noop("a draw records no deadwood; leave both counts empty"))
+            raise RuleError(gettext_noop("a draw records no deadwood; leave both counts empty")
+                            ).about("declarer_deadwood" if declarer_deadwood is not None
+                                    else "opponent_deadwood")
         line = explain(Outcome.DRAW, None, None, 0, draw_rule=rules.draw_rule,
                        false_knock_deadwood=false_knock.deadwood if false_knock else None)
         return HandScore(Outcome.DRAW, None, 0, 0, None, None, line, false_knock)
     if opponent_deadwood is None:
-        raise RuleError(gettext_noop("the opponent's deadwood is missing"))
+        raise RuleError(gettext_noop("the opponent's deadwood is missing")
+                        ).about("opponent_deadwood")
     opponent_deadwood = _deadwood(opponent_deadwood,
-                                  Phrase(gettext_noop("the opponent's deadwood")))
+                                  Phrase(gettext_noop("the opponent's deadwood")),
+                                  "opponent_deadwood")
     if outcome in (Outcome.GIN, Outcome.BIG_GIN):
         declarer_deadwood = _gin_deadwood(outcome, declarer_deadwood, rules)
         bonus = rules.gin_bonus if outcome is Outcome.GIN else rules.big_gin_bonus
@@ -124,21 +129,26 @@ def score_hand(outcome: Outcome | str,
 def _knock(claimed: Outcome, declarer_deadwood: int | None, opponent_deadwood: int,
            rules: Rules, false_knock: FalseKnock | None) -> HandScore:
     if declarer_deadwood is None:
-        raise RuleError(gettext_noop("the knocker's deadwood is missing"))
-    declarer_deadwood = _deadwood(declarer_deadwood, Phrase(gettext_noop("the knocker's deadwood")))
+        raise RuleError(gettext_noop("the knocker's deadwood is missing")
+                        ).about("declarer_deadwood")
+    declarer_deadwood = _deadwood(declarer_deadwood, Phrase(gettext_noop("the knocker's deadwood")),
+                                  "declarer_deadwood")
     if declarer_deadwood == 0:
-        raise RuleError(gettext_noop("a knock with deadwood 0 is gin; enter it as gin"))
+        raise RuleError(gettext_noop("a knock with deadwood 0 is gin; enter it as gin")
+                        ).about("declarer_deadwood")
     if declarer_deadwood > rules.knock_limit:
         raise RuleError(
             gettext_noop("a knock with deadwood {declarer_deadwood} is above the knock limit "
                          "{limit}: record it as a false knock"),
-            declarer_deadwood=declarer_deadwood, limit=rules.knock_limit)
+            declarer_deadwood=declarer_deadwood, limit=rules.knock_limit
+        ).about("declarer_deadwood")
     if declarer_deadwood < opponent_deadwood:
         if claimed is Outcome.UNDERCUT:
             raise RuleError(
                 gettext_noop("knock {declarer_deadwood} vs {opponent_deadwood} is not an undercut: "
                              "the knocker has less deadwood"),
-                declarer_deadwood=declarer_deadwood, opponent_deadwood=opponent_deadwood)
+                declarer_deadwood=declarer_deadwood, opponent_deadwood=opponent_deadwood
+            ).about("outcome")
         difference = opponent_deadwood - declarer_deadwood
         points = rules.knock_bonus + difference
         return _won(Outcome.KNOCK, Party.DECLARER, points, declarer_deadwood,
@@ -161,64 +171,67 @@ def _won(outcome: Outcome, winner: Party, points: int, declarer_deadwood: int,
 def _gin_deadwood(outcome: Outcome, deadwood: int | None, rules: Rules) -> int:
     if deadwood is None:
         return 0
-    deadwood = _deadwood(deadwood, Phrase(gettext_noop("the declarer's deadwood")))
+    deadwood = _deadwood(deadwood, Phrase(gettext_noop("the declarer's deadwood")),
+                         "declarer_deadwood")
     if deadwood == 0:
         return 0
     if outcome is Outcome.BIG_GIN:
         raise RuleError(
             gettext_noop("Big Gin has no deadwood, not {deadwood}; all eleven cards must meld"),
-            deadwood=deadwood)
+            deadwood=deadwood).about("declarer_deadwood")
     if deadwood <= rules.knock_limit:
         raise RuleError(
             gettext_noop("gin has no deadwood; with {deadwood} (within the knock limit {limit}) "
                          "it is a knock: enter it as a knock"),
-            deadwood=deadwood, limit=rules.knock_limit)
+            deadwood=deadwood, limit=rules.knock_limit).about("declarer_deadwood")
     raise RuleError(
         gettext_noop("gin has no deadwood; with {deadwood} (above the knock limit {limit}) it is "
                      "a false knock"),
-        deadwood=deadwood, limit=rules.knock_limit)
+        deadwood=deadwood, limit=rules.knock_limit).about("declarer_deadwood")
 
 
 def _apply_false_knock(false_knock: FalseKnock, outcome: Outcome, opponent_deadwood: int | None,
                        rules: Rules) -> int | None:
     recorded = _deadwood(false_knock.deadwood,
-                         Phrase(gettext_noop("the false knock's recorded deadwood")))
+                         Phrase(gettext_noop("the false knock's recorded deadwood")),
+                         "false_knock_deadwood")
     if recorded <= rules.knock_limit:
         raise RuleError(
             gettext_noop("a knock with deadwood {recorded} is within the knock limit {limit}: it "
                          "is not a false knock"),
-            recorded=recorded, limit=rules.knock_limit)
+            recorded=recorded, limit=rules.knock_limit).about("false_knock_deadwood")
     if outcome is Outcome.DRAW:
         return opponent_deadwood
     if false_knock.by is Party.DECLARER:
         raise RuleError(
-            gettext_noop("the player who false-knocked may not declare later in the same hand"))
+            gettext_noop("the player who false-knocked may not declare later in the same hand")
+        ).about("declarer_seat")
     if opponent_deadwood is not None and opponent_deadwood != recorded:
         raise RuleError(
             gettext_noop("the opponent's deadwood is fixed at {recorded}, recorded at his false "
                          "knock, not {opponent_deadwood}"),
-            recorded=recorded, opponent_deadwood=opponent_deadwood)
+            recorded=recorded, opponent_deadwood=opponent_deadwood).about("opponent_deadwood")
     return recorded
 
 
-def _deadwood(value: object, what: str) -> int:
+def _deadwood(value: object, what: str, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(
             gettext_noop("{what} must be a whole number, not {value!r}"),
-            what=what, value=value)
+            what=what, value=value).about(field)
     if not 0 <= value <= MAX_DEADWOOD:
         raise RuleError(
             gettext_noop("{what} must be 0 to {most} (the most ten cards can leave), not "
                          "{value}"),
-            what=what, most=MAX_DEADWOOD, value=value)
+            what=what, most=MAX_DEADWOOD, value=value).about(field)
     return value
 
 
-def _choice(kind: type[enum.StrEnum], value: object, what: str) -> Any:
+def _choice(kind: type[enum.StrEnum], value: object, what: str, field: str) -> Any:
     try:
         return kind(value)
     except ValueError:
         choices = ", ".join(member.value for member in kind)
         raise RuleError(
             gettext_noop("unknown {what} {value!r}; expected one of: {choices}"),
-            what=what, value=value, choices=choices) from None
+            what=what, value=value, choices=choices).about(field) from None

@@ -70,16 +70,29 @@ def settle(declarer_cards: Iterable[Card | str], opponent_cards: Iterable[Card |
     ``false_knock``: the opponent's earlier false knock; his deadwood is then the recorded
     one, with no lay-offs.
     """
-    declarer_hand = parse_hand(declarer_cards, (10, 11), DECLARERS_HAND)
-    opponent_hand = parse_hand(opponent_cards, (10,), OPPONENTS_HAND)
+    try:
+        declarer_hand = parse_hand(declarer_cards, (10, 11), DECLARERS_HAND)
+    except RuleError as error:
+        raise error.about("declarer_cards") from None
+    try:
+        opponent_hand = parse_hand(opponent_cards, (10,), OPPONENTS_HAND)
+    except RuleError as error:
+        raise error.about("opponent_cards") from None
     declarer, opponent = mask_of(declarer_hand), mask_of(opponent_hand)
     if declarer & opponent:
         clash = next(card for card in declarer_hand if opponent & card.bit)
         raise RuleError(
             gettext_noop("{clash} is in both hands"),
-            clash=clash)
-    melds = None if declarer_melds is None else _laid_down(declarer_melds, declarer)
-    return settle_mask(declarer, opponent, melds=melds, rules=rules, false_knock=false_knock)
+            clash=clash).about("opponent_cards")
+    try:
+        melds = None if declarer_melds is None else _laid_down(declarer_melds, declarer)
+    except RuleError as error:
+        raise error.about("declarer_melds") from None
+    try:
+        return settle_mask(declarer, opponent, melds=melds, rules=rules,
+                           false_knock=false_knock)
+    except RuleError as error:  # unless it names its input (the melds laid down): the cards
+        raise error.about("declarer_cards") from None
 
 
 def settle_mask(declarer: int, opponent: int, *, melds: Sequence[Meld] | None = None,
@@ -148,5 +161,5 @@ def _arrangement_from(melds: Sequence[Meld], declarer: int, least: int) -> Arran
         raise RuleError(
             gettext_noop("the melds laid down leave {deadwood} deadwood, but the hand's deadwood "
                          "is {least}: lay down a best arrangement"),
-            deadwood=deadwood, least=least)
+            deadwood=deadwood, least=least).about("declarer_melds")
     return Arrangement(tuple(melds), tuple(sorted(cards_of(leftover))), deadwood)

@@ -260,3 +260,56 @@ def test_showdown_serialises():
     assert data["declarer"]["deadwood_cards"] == ["AH", "2C", "3D"]
     assert parse_cards(data["opponent"]["deadwood_cards"])
 
+
+
+# Each refusal names the input it is about (issue 21): a form or an API shows it there. ------
+
+@pytest.mark.parametrize(("args", "kwargs", "field"), [
+    (("draw", 4, None), {}, "declarer_deadwood"),
+    (("knock", None, 12), {}, "declarer_deadwood"),
+    (("knock", 0, 12), {}, "declarer_deadwood"),
+    (("knock", 11, 12), {}, "declarer_deadwood"),
+    (("knock", 4, None), {}, "opponent_deadwood"),
+    (("knock", 4, 99), {}, "opponent_deadwood"),
+    (("gin", 5, 20), {}, "declarer_deadwood"),
+    (("big_gin", 30, 20), {}, "declarer_deadwood"),
+    (("schneider", 4, 12), {}, "outcome"),
+    (("undercut", 4, 12), {}, "outcome"),
+    (("knock", 4, 12), {"false_knock": FalseKnock(Party.OPPONENT, 8)},
+     "false_knock_deadwood"),
+    (("knock", 4, 12), {"false_knock": FalseKnock(Party.DECLARER, 15)}, "declarer_seat"),
+    (("knock", 4, 12), {"false_knock": FalseKnock(Party.OPPONENT, 15)}, "opponent_deadwood"),
+])
+def test_a_refusal_names_its_field(args, kwargs, field):
+    with pytest.raises(RuleError) as refused:
+        score_hand(*args, **kwargs)
+    assert refused.value.field == field, str(refused.value)
+
+
+def test_a_refusal_keeps_its_field_through_pickling():
+    import pickle
+
+    with pytest.raises(RuleError) as refused:
+        score_hand("knock", 4, None)
+    again = pickle.loads(pickle.dumps(refused.value))
+    assert again.field == "opponent_deadwood" and str(again) == str(refused.value)
+
+
+@pytest.mark.parametrize(("declarer", "opponent", "melds", "field"), [
+    ("AS 2S", "4S 5S KH KD QH QD JH JD 8H 8D", None, "declarer_cards"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S", None, "opponent_cards"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "AS 5S KH KD QH QD JH JD 8H 8D", None,
+     "opponent_cards"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S KH KD QH QD JH JD 8H 8D", ["AS 2S 3S 4S"],
+     "declarer_melds"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S KH KD QH QD JH JD 8H 8D", ["7H 7D 7C"],
+     "declarer_melds"),
+    ("AS 2S 3S 7H 7D 7C 9C TC KC 4D", "4S 5S KH KD QH QD JH JD 8H 8D", None,
+     "declarer_cards"),
+])
+def test_a_refused_showdown_names_its_field(declarer, opponent, melds, field):
+    from scoring.showdown import settle
+
+    with pytest.raises(RuleError) as refused:
+        settle(declarer, opponent, declarer_melds=melds)
+    assert refused.value.field == field, str(refused.value)

@@ -68,7 +68,11 @@ def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> Set
         showdown = settle(cards.declarer_cards, cards.opponent_cards,
                           declarer_melds=groups or None, rules=rules)
     except RuleError as error:
-        field = "opponent_cards" if "opponent" in str(error) else "declarer_cards"
+        # In cards mode the counts come from the cards: an error about a count is shown at
+        # the cards it was counted from.
+        field = {None: "declarer_cards", "declarer_deadwood": "declarer_cards",
+                 "outcome": "declarer_cards", "opponent_deadwood": "opponent_cards"
+                 }.get(error.field, error.field)
         message = rule_message(error)
         raise ServiceError(message, field_errors={field: [message]}) from None
     if claimed and claimed != showdown.declaration.value:

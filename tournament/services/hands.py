@@ -77,20 +77,7 @@ def score_entry(entry: HandEntry, rules) -> HandScore:
                           rules=rules, false_knock=false_knock)
     except RuleError as error:
         message = rule_message(error)
-        raise ServiceError(message, field_errors={_field_of(str(error)): [message]}) from None
-
-
-def _field_of(message: str) -> str:
-    """The form field an engine message is about, so the screen shows it in place."""
-    if "opponent" in message:
-        return "opponent_deadwood"
-    if "false knock's recorded deadwood" in message or "it is not a false knock" in message:
-        return "false_knock_deadwood"
-    if "may not declare later" in message:
-        return "declarer_seat"
-    if "deadwood" in message or "knock" in message or "gin" in message.lower():
-        return "declarer_deadwood"
-    return "outcome"
+        raise ServiceError(message, field_errors={error.field or "outcome": [message]}) from None
 
 
 def seat_points(score: HandScore, declarer_seat: int | None) -> tuple[int, int]:
