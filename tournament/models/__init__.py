@@ -1,5 +1,6 @@
 from tournament.models.audit import AuditEntry
 from tournament.models.deals import Deal, DealKey
+from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding
 from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
@@ -11,8 +12,10 @@ from tournament.models.tournament import Tournament
 __all__ = [
     "Approval",
     "AuditEntry",
+    "CommandReceipt",
     "Deal",
     "DealKey",
+    "DeviceToken",
     "Group",
     "HandResult",
     "Match",
@@ -25,6 +28,7 @@ __all__ = [
     "Stage",
     "StageTeam",
     "Table",
+    "TableBinding",
     "TableSignature",
     "Team",
     "TeamResult",

@@ -89,6 +89,10 @@ class Match(models.Model):
     )
     # A knockout match that ends level gets extra hands (RULES.md §11).
     extra_hands = models.PositiveSmallIntegerField(default=0)
+    # Moves on with every save, approval and signature at either table and every sign-off
+    # and extra hand: a sign-off names the revision the referee saw, and is refused when
+    # the match has moved on since (services.commands).
+    revision = models.PositiveIntegerField(default=0)
     # The official result, written when the referee signs the match off.
     home_total = models.IntegerField(null=True, blank=True)
     away_total = models.IntegerField(null=True, blank=True)
@@ -149,6 +153,9 @@ class Table(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
     position = models.PositiveSmallIntegerField()
     number = models.PositiveIntegerField(_("table"))
+    # Moves on with every save and approval at the table: a player's signature names the
+    # revision the screen showed, and is refused when the table has moved on since.
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

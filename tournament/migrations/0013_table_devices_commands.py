@@ -1,0 +1,125 @@
+# Table devices and versioned commands (issue 21): a revision on each table and match that
+# every save, approval and signature moves on, the table a scorer account scores in a round,
+# the devices' API tokens and the receipts of commands by request token.
+#
+# Adding a column with a default makes SQLite rebuild tournament_match and tournament_table,
+# which other tables' triggers name: every trigger comes off first and all are made again
+# at the end, with the check of the new table (docs/invariants.md). A later migration that
+# rebuilds one of these tables calls ``install`` from this module.
+
+import importlib
+
+import django.db.models.deletion
+from django.conf import settings
+from django.db import migrations, models
+
+invariants = importlib.import_module("tournament.migrations.0009_invariant_triggers")
+previous = importlib.import_module("tournament.migrations.0012_no_rows_across_tournaments")
+
+CHECKS = [
+    # A scorer's table is a table of the round it is bound for.
+    ("tablebinding_table_round", "tournament_tablebinding", "both", "round_id, table_id",
+     "NOT EXISTS (SELECT 1 FROM tournament_table t WHERE t.id = NEW.table_id"
+     " AND t.round_id = NEW.round_id)",
+     "a scorer's table is a table of the round it is bound for"),
+]
+
+
+def trigger_names(vendor: str) -> set[str]:
+    """Every trigger in place after this migration."""
+    return previous.trigger_names(vendor) | invariants.trigger_names(vendor, CHECKS)
+
+
+def install(apps, schema_editor):
+    previous.install(apps, schema_editor)
+    vendor = schema_editor.connection.vendor
+    make = invariants._postgresql if vendor == "postgresql" else invariants._sqlite
+    for check in CHECKS:
+        for statement in invariants._drop(vendor, check[0], check[1]):
+            schema_editor.execute(statement)
+        for statement in make(*check):
+            schema_editor.execute(statement)
+
+
+def remove(apps, schema_editor):
+    vendor = schema_editor.connection.vendor
+    previous.remove(apps, schema_editor)
+    for name, table, *_rest in CHECKS:
+        for statement in invariants._drop(vendor, name, table):
+            schema_editor.execute(statement)
+
+
+def remove_then_previous(apps, schema_editor):
+    remove(apps, schema_editor)
+    previous.install(apps, schema_editor)
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('tournament', '0012_no_rows_across_tournaments'),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        migrations.RunPython(previous.remove, previous.install),
+        migrations.AddField(
+            model_name='historicalmatch',
+            name='revision',
+            field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.AddField(
+            model_name='match',
+            name='revision',
+            field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.AddField(
+            model_name='table',
+            name='revision',
+            field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.CreateModel(
+            name='DeviceToken',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('digest', models.CharField(max_length=64, unique=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('last_used_at', models.DateTimeField(blank=True, null=True)),
+                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='device_token', to=settings.AUTH_USER_MODEL)),
+            ],
+        ),
+        migrations.CreateModel(
+            name='CommandReceipt',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('request_token', models.UUIDField(unique=True)),
+                ('action', models.CharField(choices=[('approve', 'approve'), ('sign', 'sign'), ('sign_off', 'sign off')], max_length=10)),
+                ('hand', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('version', models.PositiveIntegerField(blank=True, null=True)),
+                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.match')),
+                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.table')),
+                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.tournament')),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+            ],
+            options={
+                'constraints': [models.CheckConstraint(condition=models.Q(('action__in', ['approve', 'sign', 'sign_off'])), name='command_receipt_action_valid')],
+            },
+        ),
+        migrations.CreateModel(
+            name='TableBinding',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('bound_at', models.DateTimeField(auto_now_add=True)),
+                ('bound_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bindings', to='tournament.round')),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bindings', to='tournament.table')),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='table_bindings', to=settings.AUTH_USER_MODEL)),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('round', 'user'), name='table_binding_once')],
+            },
+        ),
+        migrations.RunPython(install, remove_then_previous),
+    ]

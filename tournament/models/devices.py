@@ -1,0 +1,89 @@
+"""The devices at the tables (issue 21): which table a scorer account scores in a round, the
+tokens table devices authenticate with on the API, and the receipts that make a command
+sent twice harmless."""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class TableBinding(models.Model):
+    """A scorer account scores one table per round. Kept here, not in a browser session,
+    so that logging in again keeps it; a director or referee moves it (audited)."""
+
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE,
+                              related_name="bindings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="table_bindings")
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
+                              related_name="bindings")
+    bound_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                 related_name="+")
+    bound_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "user"], name="table_binding_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} scores {self.table} in {self.round}"
+
+
+class DeviceToken(models.Model):
+    """A table device's key to the write API (``Authorization: Bearer …``): one per scorer
+    account, stored as its SHA-256 only, shown once on the device's slip."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="device_token")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def new_token(cls) -> str:
+        return secrets.token_urlsafe(32)
+
+    def __str__(self) -> str:
+        return f"device token of {self.user}"
+
+
+class CommandReceipt(models.Model):
+    """A command done at a table or a match (approve, sign, sign off) under its request
+    token: the same token again answers with what was done, never does it twice."""
+
+    class Action(models.TextChoices):
+        APPROVE = "approve", _("approve")
+        SIGN = "sign", _("sign")
+        SIGN_OFF = "sign_off", _("sign off")
+
+    request_token = models.UUIDField(unique=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE,
+                                   related_name="+")
+    match = models.ForeignKey("tournament.Match", on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, null=True,
+                              blank=True, related_name="+")
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(action__in=["approve", "sign", "sign_off"]),
+                                   name="command_receipt_action_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.request_token}"
