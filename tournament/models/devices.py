@@ -44,6 +44,9 @@ class DeviceToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        return f"device token of {self.user}"
+
     @staticmethod
     def digest_of(token: str) -> str:
         return hashlib.sha256(token.encode()).hexdigest()
@@ -51,9 +54,6 @@ class DeviceToken(models.Model):
     @classmethod
     def new_token(cls) -> str:
         return secrets.token_urlsafe(32)
-
-    def __str__(self) -> str:
-        return f"device token of {self.user}"
 
 
 class CommandReceipt(models.Model):
