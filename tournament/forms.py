@@ -338,7 +338,8 @@ class HandResultForm(ServiceErrorsMixin, forms.Form):
                           opponent_cards=data["opponent_cards"],
                           declarer_melds=data["declarer_melds"],
                           false_knock_seat=data["false_knock_seat"],
-                          false_knock_deadwood=data["false_knock_deadwood"])
+                          false_knock_deadwood=data["false_knock_deadwood"],
+                          claimed=data["outcome"])
 
     def entry(self):
         from tournament.services.hands import HandEntry

@@ -15,7 +15,8 @@ from scoring import seating
 from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.locking import lock
+from tournament.services.hands import HandEntry
+from tournament.services.locking import lock, moved_on
 from tournament.services.pins import check_pin, counts_wrong_pins
 
 
@@ -38,13 +39,18 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *,
             Approval.objects.filter(result=OuterRef("pk"), seat=seat).values("pk")[:1]),
         ).get(pk=result.pk)
         if not result.is_current:
-            raise ServiceError(gettext("hand %(hand)s has a newer result; approve that one")
-                               % {"hand": result.hand})
+            now = HandResult.objects.get(table=table, hand=result.hand, is_current=True)
+            raise ServiceError(
+                gettext("hand %(hand)s was changed since: it now holds %(words)s (version "
+                        "%(version)s, by %(who)s); nothing was approved: look at it again")
+                % {"hand": result.hand, "words": HandEntry.of(now).words,
+                   "version": now.version, "who": now.entered_by})
         if result.approved is not None:
             return Approval.objects.get(pk=result.approved)
         method = _check_player(table, seat, pin)
         approval = Approval.objects.create(result=result, seat=seat, method=method,
                                            recorded_by=actor.user)
+        moved_on(table)
         audit(actor, tournament, "result.approve",
               f"seat {seat} approved hand {result.hand} at table {table.number} "
               f"(version {result.version})", table=table.pk, hand=result.hand,
@@ -75,6 +81,28 @@ def _check_player(table: Table, seat: int, pin: str | None) -> str:
     return Approval.Method.PIN
 
 
+def latest_change(*tables: Table) -> str:
+    """The latest save or approval at these tables, in words: "hand 3 was saved (gin by
+    seat 2, version 2)", "seat 2 approved hand 3"."""
+    result = (HandResult.objects.filter(table__in=tables).select_related("table")
+              .order_by("-entered_at", "-pk").first())
+    approval = (Approval.objects.filter(result__table__in=tables)
+                .select_related("result__table").order_by("-approved_at", "-pk").first())
+    several = len(tables) > 1
+    if approval is not None and (result is None or approval.approved_at >= result.entered_at):
+        where = approval.result.table.number
+        return (gettext("seat %(seat)s approved hand %(hand)s at table %(table)s") if several
+                else gettext("seat %(seat)s approved hand %(hand)s")) % {
+            "seat": approval.seat, "hand": approval.result.hand, "table": where}
+    if result is not None:
+        return (gettext("hand %(hand)s at table %(table)s was saved (%(words)s, version "
+                        "%(version)s)") if several else
+                gettext("hand %(hand)s was saved (%(words)s, version %(version)s)")) % {
+            "hand": result.hand, "table": result.table.number,
+            "words": HandEntry.of(result).words, "version": result.version}
+    return gettext("a signature was given or cleared")
+
+
 def missing_at(table: Table) -> list[str]:
     """What a table still lacks before its players may sign: results and approvals."""
     hands = table.match.hands
@@ -102,8 +130,9 @@ def listed(missing: list[str], most: int = 4) -> str:
 
 @counts_wrong_pins
 def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
-               ) -> TableSignature:
-    """A player signs the table's results at the end of the match."""
+               revision: int | None = None) -> TableSignature:
+    """A player signs the table's results at the end of the match; ``revision``: the
+    table's revision the screen showed (refused when a hand was saved or approved since)."""
     tournament = table.match.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
     if seat not in (1, 2):
@@ -111,6 +140,11 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
                            % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
+        if revision is not None and table.revision != revision:
+            raise ServiceError(
+                gettext("table %(n)s changed since this screen was shown: %(what)s; nothing "
+                        "was signed: look at the table again")
+                % {"n": table.number, "what": latest_change(table)})
         missing = missing_at(table)
         if missing:
             raise ServiceError(gettext("not ready to sign: %(missing)s")
@@ -122,6 +156,7 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
         # The table's lock keeps a second signature of the seat out: no get_or_create.
         signature = TableSignature.objects.create(table=table, seat=seat, method=method,
                                                   recorded_by=actor.user)
+        moved_on(match=table.match)
         audit(actor, tournament, "result.sign", f"seat {seat} signed table {table.number}",
               table=table.pk, match=table.match_id)
     return signature

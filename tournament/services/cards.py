@@ -37,6 +37,8 @@ class CardsEntry:
     # happened): given with the cards, it is refused, never dropped.
     false_knock_seat: int | None = None
     false_knock_deadwood: int | None = None
+    # The outcome the scorer chose: the cards must make it so ("gin", "knock", "big_gin").
+    claimed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ def settle_cards(cards: CardsEntry, rules, *, claimed: str | None = None) -> Set
                  }.get(error.field, error.field)
         message = rule_message(error)
         raise ServiceError(message, field_errors={field: [message]}) from None
+    claimed = claimed or cards.claimed
     if claimed and claimed != showdown.declaration.value:
         label = showdown.declaration.label.lower()
         raise ServiceError(

@@ -218,3 +218,19 @@ on_checkpoint: Callable[[str], None] | None = None
 def checkpoint(name: str) -> None:
     if on_checkpoint is not None:
         on_checkpoint(name)
+
+
+def moved_on(table=None, *, match=None) -> None:
+    """What a person was shown of a table and its match is out of date: a save or an
+    approval at ``table`` moves the table's revision and its match's on; a signature, a
+    sign-off or extra hands move the ``match``'s (services.commands). Call it with the rows
+    locked; an update, not a save, so the history of matches keeps no row for it."""
+    if table is not None:
+        Table.objects.filter(pk=table.pk).update(revision=models.F("revision") + 1)
+        table.revision += 1
+        match_id = table.match_id
+    else:
+        match_id = match.pk
+    Match.objects.filter(pk=match_id).update(revision=models.F("revision") + 1)
+    if match is not None:
+        match.revision += 1

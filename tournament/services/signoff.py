@@ -21,22 +21,29 @@ from scoring.match import plays_extra_hands
 from tournament.models import Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
-from tournament.services.approvals import listed, missing_at
+from tournament.services.approvals import latest_change, listed, missing_at
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.locking import checkpoint, lock
+from tournament.services.locking import checkpoint, lock, moved_on
 from tournament.services.team_results import write_match_results
 from tournament.services.text import clean_text
 
 
-def sign_off_match(actor: Actor, match: Match) -> Match:
+def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -> Match:
     """The referee makes the match official: every hand at both tables entered, approved,
-    and both tables signed by both players."""
+    and both tables signed by both players. ``revision``: the match's revision the page
+    showed (refused when anything was saved, approved or signed since)."""
     tournament = match.round.stage.tournament
     require(actor.user, tournament, Perm.SIGN_OFF)
     table_ids = Table.objects.filter(match_id=match.pk).values_list("pk", flat=True)
     with transaction.atomic():
         locked = lock(matches=[match], tables=table_ids)
         match = locked.one("matches")
+        if revision is not None and match.revision != revision:
+            raise ServiceError(
+                gettext("match %(number)s changed since this page was shown: %(what)s; it "
+                        "was not signed off: look at it again")
+                % {"number": match.number,
+                   "what": latest_change(*locked.tables.values())})
         if match.signed_off_at is not None:
             raise ServiceError(
                 gettext("match %(number)s is signed off already") % {"number": match.number})
@@ -67,6 +74,7 @@ def sign_off_match(actor: Actor, match: Match) -> Match:
         match.signed_off_by = actor.user
         match.save(update_fields=["home_total", "away_total", "signed_off_at",
                                   "signed_off_by"])
+        moved_on(match=match)
         write_match_results(match)
         audit(actor, tournament, "match.sign_off",
               f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "

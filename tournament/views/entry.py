@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, HandResult, Match, Player, Round, Table
+from tournament.models import AuditEntry, Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
@@ -32,22 +32,16 @@ from tournament.selectors.results import (
     table_sheet,
     tied_knockout,
 )
-from tournament.selectors.visibility import result_view, sees_every_result
-from tournament.services import Actor, ServiceError
-from tournament.services.approvals import approve_hand, sign_table
+from tournament.selectors.visibility import result_view
+from tournament.services import Actor, ServiceError, commands
 from tournament.services.cards import settle_cards
-from tournament.services.entry import (
-    StaleResult,
-    check_may_enter,
-    new_request_token,
-    note_scoring_device,
-    record_hand_result,
-)
+from tournament.services.devices import bound_table, check_table_for
+from tournament.services.entry import StaleResult, check_may_enter, new_request_token
 from tournament.services.extra_hands import add_extra_hands
 from tournament.services.hands import score_entry
 from tournament.services.pins import lift_pin_lock
 from tournament.services.rounds import open_matches
-from tournament.services.signoff import sign_off_match
+from tournament.services.text import parse_whole_number
 from tournament.views.access import staff_view
 from tournament.wording import score_text
 
@@ -73,34 +67,19 @@ def _table(request, tournament, pk, hand: int | None = None) -> Table:
     return table
 
 
-# A scorer's device scores one table per round (session: round pk → table pk): it sees that
-# table's results, and another table's result of a box only once every table that plays the
-# box has entered it (selectors.visibility). Referees and directors open any table.
-SCORING_DEVICE = "scoring_tables"
-
-
 def _own_table(request, table: Table) -> None:
-    round_ = table.match.round
-    if sees_every_result(request.user, round_):
-        return
-    bound = dict(request.session.get(SCORING_DEVICE, {}))
-    current = bound.get(str(round_.pk))
-    if current == table.pk:
-        return
-    if current is not None and HandResult.objects.filter(
-            table_id=current, entered_by=request.user).exists():
-        number = Table.objects.filter(pk=current).values_list("number", flat=True).first()
-        raise PermissionDenied(_(
-            "This device scores table %(n)s in this round, and results were entered on it "
-            "there: it cannot score another table's hands too. A referee can open any "
-            "table.") % {"n": number})
-    bound[str(round_.pk)] = table.pk
-    request.session[SCORING_DEVICE] = bound
-    note_scoring_device(Actor.from_request(request), table)
+    """A scorer account scores its one table of the round (services.devices: kept in the
+    database, so that logging in again keeps it); referees and directors open any table."""
+    check_table_for(Actor.from_request(request), table)
 
 
 def _own_table_id(request, round_: Round) -> int | None:
-    return request.session.get(SCORING_DEVICE, {}).get(str(round_.pk))
+    table = bound_table(request.user, round_)
+    return table.pk if table is not None else None
+
+
+def _posted_number(request, name: str) -> int | None:
+    return parse_whole_number(request.POST.get(name))
 
 
 def _form_for(row, data=None):
@@ -153,17 +132,11 @@ def hand_save(request, tournament, pk, hand):
     saved = False
     if form.is_valid():
         try:
-            entry, cards = form.entry(), None
-            if form.cards_mode:
-                settled = settle_cards(form.cards(), table.match.round.rules,
-                                       claimed=form.cleaned_data["outcome"])
-                entry, cards = settled.entry, settled.record
-            record_hand_result(
-                Actor.from_request(request), table, hand, entry,
-                seen_version=form.cleaned_data["seen_version"],
-                request_token=form.cleaned_data["request_token"],
-                reason=form.cleaned_data["reason"], cards=cards,
-            )
+            commands.enter(Actor.from_request(request), table.pk, hand,
+                           form.cards() if form.cards_mode else form.entry(),
+                           seen_version=form.cleaned_data["seen_version"],
+                           request_token=form.cleaned_data["request_token"],
+                           reason=form.cleaned_data["reason"])
         except StaleResult as error:
             form.add_error(None, error.message)
         except ServiceError as error:
@@ -216,25 +189,28 @@ def hand_preview(request, tournament, pk, hand):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_approve(request, tournament, pk, hand, seat):
+    """A player approves the version of the hand the screen showed (``version``)."""
     table = _table(request, tournament, pk, hand)
-    result = HandResult.objects.filter(table=table, hand=hand, is_current=True).first()
-    if result is None:
-        messages.error(request, _("Hand %(hand)d has no result to approve.") % {"hand": hand})
-    else:
-        try:
-            approve_hand(Actor.from_request(request), result, seat,
+    try:
+        commands.approve(Actor.from_request(request), table.pk, hand, seat,
+                         version=_posted_number(request, "version"),
+                         request_token=request.POST.get("request_token"),
                          pin=request.POST.get("pin"))
-        except ServiceError as error:
-            messages.error(request, error.message)
+    except ServiceError as error:
+        messages.error(request, error.message)
     return redirect("director:table_entry", tournament.slug, table.pk)
 
 
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def table_sign(request, tournament, pk, seat):
+    """A player signs the table as the screen showed it (``revision``)."""
     table = _table(request, tournament, pk)
     try:
-        sign_table(Actor.from_request(request), table, seat, pin=request.POST.get("pin"))
+        commands.sign(Actor.from_request(request), table.pk, seat,
+                      revision=_posted_number(request, "revision"),
+                      request_token=request.POST.get("request_token"),
+                      pin=request.POST.get("pin"))
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -286,9 +262,12 @@ def match_extra_hands(request, tournament, pk):
 @staff_view(Perm.SIGN_OFF)
 @require_POST
 def match_sign_off(request, tournament, pk):
+    """The referee signs the match off as the page showed it (``revision``)."""
     match = get_object_or_404(Match, pk=pk, round__stage__tournament=tournament)
     try:
-        sign_off_match(Actor.from_request(request), match)
+        commands.sign_off(Actor.from_request(request), match.pk,
+                          revision=_posted_number(request, "revision"),
+                          request_token=request.POST.get("request_token"))
     except ServiceError as error:
         messages.error(request, error.message)
     else:

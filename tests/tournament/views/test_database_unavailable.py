@@ -121,7 +121,7 @@ def test_other_errors_are_still_a_server_error(scorer, tournament, table, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("tournament.views.entry.record_hand_result", broken)
+    monkeypatch.setattr("tournament.services.commands.enter", broken)
     url = reverse("director:hand_save", args=[tournament.slug, table.pk, 1])
     response = scorer.post(url, form_data(scorer, tournament, table), HTTP_HX_REQUEST="true")
     assert response.status_code == 500 and MESSAGE not in response.content.decode()

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.models import Approval, AuditEntry, Player, Stage, TableSignature
+from tournament.models import Approval, AuditEntry, Player, Stage, Table, TableSignature
 from tournament.services import pins
 from tournament.services.approvals import approve_hand, seat_player
 from tournament.services.draw import generate_round
@@ -63,7 +63,8 @@ def login(client, tournament, staff_user, role):
 def approve(client, tournament, game, pin, seat=1):
     """The seat's approval of hand 1 as the entry screen sends it; the page it goes back to."""
     response = client.post(url("hand_approve", tournament.slug, game.table.pk, 1, seat),
-                           {"pin": pin}, HTTP_USER_AGENT=PHONE, follow=True)
+                           {"pin": pin, "version": "1", "request_token": str(uuid.uuid4())},
+                           HTTP_USER_AGENT=PHONE, follow=True)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -201,9 +202,13 @@ def test_signing_the_table_is_locked_and_recorded_too(client, director_actor, to
         approve_hand(director_actor, result, 2, pin="1357")
     login(client, tournament, staff_user, "scorer")
     sign_url = url("table_sign", tournament.slug, game.table.pk, 2)
+    revision = str(Table.objects.get(pk=game.table.pk).revision)
     for _ in range(5):
-        client.post(sign_url, {"pin": "2468"}, HTTP_USER_AGENT=PHONE)
-    page = client.post(sign_url, {"pin": "1357"}, follow=True).content.decode()
+        client.post(sign_url, {"pin": "2468", "revision": revision,
+                               "request_token": str(uuid.uuid4())}, HTTP_USER_AGENT=PHONE)
+    page = client.post(sign_url, {"pin": "1357", "revision": revision,
+                                  "request_token": str(uuid.uuid4())},
+                       follow=True).content.decode()
 
     assert not TableSignature.objects.exists()
     assert f"PIN entry for {game.second.name} is locked until" in page
@@ -227,7 +232,8 @@ def test_progress_page_lists_locks_and_failures_in_pinned_queries(
     ended.save()
     login(client, tournament, staff_user, "referee")
     for _ in range(2):
-        client.post(url("hand_approve", tournament.slug, game.table.pk, 1, 1), {"pin": "1"})
+        client.post(url("hand_approve", tournament.slug, game.table.pk, 1, 1),
+                    {"pin": "1", "version": "1", "request_token": str(uuid.uuid4())})
 
     # 18: the referee's anomalies read the results, the withdrawn teams and the deals.
     with django_assert_max_num_queries(18):

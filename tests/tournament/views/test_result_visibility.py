@@ -191,17 +191,37 @@ def test_a_device_that_entered_hands_at_one_table_cannot_open_another(
     assert f"scores table {table.number}" in response.content.decode()
 
 
-def test_a_scorer_who_opened_the_wrong_table_first_may_move(client, tournament, staff_user,
-                                                            director_actor, dealt_round):
+def test_a_scorer_keeps_its_table_until_a_referee_moves_it(client, tournament, staff_user,
+                                                           director_actor, actor,
+                                                           dealt_round):
+    """The table a scorer account scores is kept in the database (issue 21): logging out
+    and in again keeps it, another table stays refused, and only a referee or the
+    director moves it (audited)."""
     from tournament.models import AuditEntry
+    from tournament.services.devices import move_binding
 
     start_round(director_actor, dealt_round)
-    client.force_login(staff_user(tournament, "scorer", username="li"))
+    scorer = staff_user(tournament, "scorer", username="li")
+    client.force_login(scorer)
     first, second = dealt_round.tables.order_by("number")[:2]
-    for table in (first, second):
-        response = client.get(reverse("director:table_entry", args=[tournament.slug, table.pk]))
-        assert response.status_code == 200
-    assert AuditEntry.objects.filter(action="result.device").count() == 2
+
+    def opens(table):
+        return client.get(reverse("director:table_entry",
+                                  args=[tournament.slug, table.pk])).status_code
+
+    assert opens(first) == 200
+    assert AuditEntry.objects.filter(action="device.bind").count() == 1
+    response = client.get(reverse("director:table_entry", args=[tournament.slug, second.pk]))
+    assert response.status_code == 403
+    assert f"scores table {first.number} in this round" in response.content.decode()
+    client.logout()
+    client.force_login(scorer)  # a new log-in: still bound to the first table
+    assert opens(second) == 403 and opens(first) == 200
+    referee = actor(staff_user(tournament, "referee", username="chen"))
+    move_binding(referee, scorer, second)
+    assert opens(second) == 200 and opens(first) == 403
+    moved = AuditEntry.objects.get(action="device.move")
+    assert f"from table {first.number} to table {second.number}" in moved.summary
 
 
 def test_referees_see_every_result(client, tournament, staff_user, dealt_round, half_played):

@@ -1,0 +1,159 @@
+"""The writes at the table as commands (issue 21; DESIGN.md, "services"): enter a hand (by
+its figures or its cards; a correction is an entry with a reason), approve it, sign a
+table, sign a match off. Each is one call taking ids, the command's value, the request
+token and what the person was shown:
+
+- an entry names the version of the hand its form showed (``seen_version``);
+- an approval names the version it approves;
+- a signature names the table's revision, a sign-off the match's: every save and approval
+  at a table moves both on, a signature and a sign-off the match's.
+
+When what was shown has moved on, the command does nothing and says what changed. The same
+request token again answers with what the first did (a double tap, a resent request, a
+device's queue sent again after a dropped network), never does it twice. The pages, the
+JSON API and any later door are adapters of a few lines over these functions; the table a
+scorer account may use is checked here too (``services.devices``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+
+from tournament.models import (
+    Approval,
+    CommandReceipt,
+    HandResult,
+    Match,
+    Table,
+    TableSignature,
+)
+from tournament.services.approvals import approve_hand, sign_table
+from tournament.services.base import Actor, ServiceError
+from tournament.services.cards import CardsEntry, settle_cards
+from tournament.services.devices import check_table_for
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
+from tournament.services.signoff import sign_off_match
+
+
+class Stale(ServiceError):
+    """What the person was shown has moved on: nothing was done."""
+
+
+@dataclass(frozen=True)
+class Entered:
+    result: HandResult
+    settled: object | None = None  # the cards' showdown, in cards mode
+
+
+def _token(request_token) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(request_token))
+    except ValueError:
+        raise ServiceError(gettext("the request has no valid request token; reload the page"),
+                           field_errors={"request_token": [gettext("not a request token")]}
+                           ) from None
+
+
+def _table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_related("match__round__stage__tournament", "match__home",
+                                            "match__away").get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ServiceError(gettext("there is no table %(id)s") % {"id": table_id}) from None
+
+
+def enter(actor: Actor, table_id: int, hand: int, value: HandEntry | CardsEntry, *,
+          seen_version: int, request_token, reason: str = "") -> Entered:
+    """Save a hand's result, a new version of it (a correction after sign-off: with a
+    reason). By the cards, the engine works out the counts first, by the rules alone."""
+    table = _table(table_id)
+    check_table_for(actor, table)
+    settled, cards = None, None
+    if isinstance(value, CardsEntry):
+        settled = settle_cards(value, table.match.round.rules)
+        value, cards = settled.entry, settled.record
+    result = record_hand_result(actor, table, hand, value, seen_version=seen_version,
+                                request_token=request_token, reason=reason, cards=cards)
+    return Entered(result, settled)
+
+
+def _receipt(token: uuid.UUID, action: str, **target) -> CommandReceipt | None:
+    """The receipt of an earlier command under this token; refused when it was another."""
+    receipt = CommandReceipt.objects.filter(request_token=token).first()
+    if receipt is None:
+        return None
+    if receipt.action != action or any(getattr(receipt, f"{name}_id" if name in (
+            "table", "match") else name) != value for name, value in target.items()):
+        raise ServiceError(gettext("this request token was used for another command; reload "
+                                   "the page"))
+    return receipt
+
+
+def _keep(actor: Actor, token: uuid.UUID, action: str, match: Match, **target) -> None:
+    try:
+        with transaction.atomic():
+            CommandReceipt.objects.create(request_token=token, action=action,
+                                          tournament_id=match.round.stage.tournament_id,
+                                          match=match, user=actor.user, **target)
+    except IntegrityError:  # the same token at the same moment: what it did is done once
+        pass
+
+
+def approve(actor: Actor, table_id: int, hand: int, seat: int, *, version: int,
+            request_token, pin: str | None = None) -> Approval:
+    """A player approves the version of the hand the screen showed: refused, with what the
+    hand holds now, when another version has been saved since."""
+    token = _token(request_token)
+    table = _table(table_id)
+    check_table_for(actor, table)
+    target = {"table": table.pk, "hand": hand, "seat": seat, "version": version}
+    if _receipt(token, CommandReceipt.Action.APPROVE, **target) is not None:
+        return Approval.objects.get(result__table=table, result__hand=hand,
+                                    result__version=version, seat=seat)
+    result = (HandResult.objects.filter(table=table, hand=hand, version=version)
+              .select_related("table__match__round__stage__tournament").first())
+    if result is None:
+        raise Stale(gettext("hand %(hand)s at table %(table)s has no version %(version)s "
+                            "to approve; reload the page") % {
+            "hand": hand, "table": table.number, "version": version})
+    # Not inside a transaction of its own: a wrong PIN is counted even though the approval
+    # is refused (services.pins). An approval is done once anyway: the receipt follows it.
+    approval = approve_hand(actor, result, seat, pin=pin)
+    _keep(actor, token, CommandReceipt.Action.APPROVE, table.match, table=table, hand=hand,
+          seat=seat, version=version)
+    return approval
+
+
+def sign(actor: Actor, table_id: int, seat: int, *, revision: int, request_token,
+         pin: str | None = None) -> TableSignature:
+    """A player signs the table as the screen showed it (its revision)."""
+    token = _token(request_token)
+    table = _table(table_id)
+    check_table_for(actor, table)
+    if _receipt(token, CommandReceipt.Action.SIGN, table=table.pk, seat=seat) is not None:
+        return TableSignature.objects.get(table=table, seat=seat)
+    # As an approval: a wrong PIN counts, and a signature is given once anyway.
+    signature = sign_table(actor, table, seat, pin=pin, revision=revision)
+    _keep(actor, token, CommandReceipt.Action.SIGN, table.match, table=table, seat=seat)
+    return signature
+
+
+def sign_off(actor: Actor, match_id: int, *, revision: int, request_token) -> Match:
+    """The referee signs the match off as the match page showed it (its revision)."""
+    token = _token(request_token)
+    try:
+        match = Match.objects.select_related("round__stage__tournament", "home", "away").get(
+            pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise ServiceError(gettext("there is no match %(id)s") % {"id": match_id}) from None
+    with transaction.atomic():
+        if _receipt(token, CommandReceipt.Action.SIGN_OFF, match=match.pk) is not None:
+            return Match.objects.get(pk=match.pk)
+        match = sign_off_match(actor, match, revision=revision)
+        _keep(actor, token, CommandReceipt.Action.SIGN_OFF, match)
+    return match
