@@ -179,8 +179,8 @@ def _servable(request) -> bool:
     serves (an unknown Host header goes on to be refused) and, when the site redirects to
     HTTPS, a secure request."""
     if (request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES
-            or "messages" in request.COOKIES):
-        return False
+            or "messages" in request.COOKIES or "HTTP_AUTHORIZATION" in request.META):
+        return False  # (a table device's request is its own, never the public's)
     if settings.SECURE_SSL_REDIRECT and not request.is_secure():
         return False
     try:
@@ -267,8 +267,9 @@ class PublicCacheMiddleware:
         before = {scope: generation(scope) for scope in _scopes(request)}
         response = self.get_response(request)
         scope = getattr(response, _CACHEABLE, None)
-        if scope is None and request.path_info.startswith(API_PREFIX):
-            scope = before_scope(before)  # the read-only API is public as a whole
+        if (scope is None and request.path_info.startswith(API_PREFIX)
+                and "private" not in response.get("Cache-Control", "")):
+            scope = before_scope(before)  # the API's public reads (not a device's answers)
         if scope not in before or response.status_code != 200 or response.cookies \
                 or response.streaming or response.has_header("Set-Cookie"):
             return response

@@ -14,7 +14,7 @@ from django.http import Http404
 from ninja import NinjaAPI, Swagger
 from ninja.errors import ValidationError
 
-from tournament.api import rounds, standings, teams, tournaments, travellers
+from tournament.api import rounds, standings, tables, teams, tournaments, travellers
 
 DESCRIPTION = """Public data of Duplicate Gin tournaments, read-only.
 
@@ -49,5 +49,5 @@ def invalid(request, exc):
          "msg": str(error.get("msg", ""))} for error in exc.errors]}, status=422)
 
 
-for module in (tournaments, rounds, standings, teams, travellers):
+for module in (tournaments, rounds, standings, teams, travellers, tables):
     api.add_router("/", module.router)

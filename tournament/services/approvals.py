@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from scoring import seating
 from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
 from tournament.permissions import Perm, require
-from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock, moved_on
 from tournament.services.pins import check_pin, counts_wrong_pins
@@ -40,7 +40,7 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *,
         ).get(pk=result.pk)
         if not result.is_current:
             now = HandResult.objects.get(table=table, hand=result.hand, is_current=True)
-            raise ServiceError(
+            raise Stale(
                 gettext("hand %(hand)s was changed since: it now holds %(words)s (version "
                         "%(version)s, by %(who)s); nothing was approved: look at it again")
                 % {"hand": result.hand, "words": HandEntry.of(now).words,
@@ -141,7 +141,7 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
         if revision is not None and table.revision != revision:
-            raise ServiceError(
+            raise Stale(
                 gettext("table %(n)s changed since this screen was shown: %(what)s; nothing "
                         "was signed: look at the table again")
                 % {"n": table.number, "what": latest_change(table)})

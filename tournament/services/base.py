@@ -22,6 +22,11 @@ class ServiceError(Exception):
         self.field_errors = field_errors or {}
 
 
+class Stale(ServiceError):
+    """What the person was shown has moved on since (a newer version of the hand, a table
+    or match changed): nothing was done (services.commands)."""
+
+
 @dataclass(frozen=True)
 class Actor:
     """The person behind a service call and where the call came from."""

@@ -32,16 +32,12 @@ from tournament.models import (
     TableSignature,
 )
 from tournament.services.approvals import approve_hand, sign_table
-from tournament.services.base import Actor, ServiceError
+from tournament.services.base import Actor, ServiceError, Stale
 from tournament.services.cards import CardsEntry, settle_cards
 from tournament.services.devices import check_table_for
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
 from tournament.services.signoff import sign_off_match
-
-
-class Stale(ServiceError):
-    """What the person was shown has moved on: nothing was done."""
 
 
 @dataclass(frozen=True)

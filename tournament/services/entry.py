@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
 from tournament.selectors.results import is_correction
-from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
 from tournament.services.deals import deal_set_of
 from tournament.services.hands import HandEntry, score_entry, seat_points
@@ -27,7 +27,7 @@ from tournament.services.signoff import correction_reason, reopen
 from tournament.services.team_results import write_match_results
 
 
-class StaleResult(ServiceError):
+class StaleResult(Stale):
     """Someone saved this hand since the form was opened; ``current`` is what is stored."""
 
     def __init__(self, current: HandResult | None):

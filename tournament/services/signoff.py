@@ -22,7 +22,7 @@ from tournament.models import Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
 from tournament.services.approvals import latest_change, listed, missing_at
-from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.locking import checkpoint, lock, moved_on
 from tournament.services.team_results import write_match_results
 from tournament.services.text import clean_text
@@ -39,7 +39,7 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
         locked = lock(matches=[match], tables=table_ids)
         match = locked.one("matches")
         if revision is not None and match.revision != revision:
-            raise ServiceError(
+            raise Stale(
                 gettext("match %(number)s changed since this page was shown: %(what)s; it "
                         "was not signed off: look at it again")
                 % {"number": match.number,

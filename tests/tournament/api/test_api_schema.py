@@ -29,6 +29,7 @@ from tests.tournament.views.public_event import build_event
 from tournament.models import Deal, Match, Player
 
 EXAMPLES = 12  # per operation and mode: CI-sized
+DEVICE_PATHS = ("/api/tables", "/api/matches")
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
 
@@ -81,7 +82,10 @@ def test_every_operation_answers_as_its_schema_says(director_actor, tournament, 
     statuses: dict[str, set[int]] = {}
     with wsgi_in_test_transaction() as app:
         schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-        operations = [result.ok() for result in schema.get_all_operations()]
+        # The table devices' operations need a device token: tests/tournament/api/
+        # test_table_api_schema.py walks them, authenticated.
+        operations = [result.ok() for result in schema.get_all_operations()
+                      if not result.ok().path.startswith(DEVICE_PATHS)]
         assert len(operations) >= 15
         for operation in operations:
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
