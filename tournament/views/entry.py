@@ -21,6 +21,7 @@ from tournament.models import AuditEntry, Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
+from tournament.selectors.devices import round_bindings, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
 from tournament.selectors.field import result_anomalies
 from tournament.selectors.penalties import match_penalties
@@ -288,7 +289,10 @@ def round_progress_page(request, tournament, pk):
                  and has_perm(request.user, tournament, Perm.MANAGE_ROUNDS)
                  and not open_matches(round_))
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
-    return render(request, template, {"tournament": tournament, "round": round_,
+    devices = {} if request.htmx or not referee else {
+        "bindings": round_bindings(round_), "scorers": scorer_accounts(round_),
+        "tables": round_.tables.order_by("number")}
+    return render(request, template, {"tournament": tournament, "round": round_, **devices,
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
                                       "may_lift_pin_locks": referee,

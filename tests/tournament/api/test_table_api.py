@@ -237,3 +237,34 @@ def test_a_device_answer_is_never_served_from_the_public_cache(devices, settings
     table = table_of(round_, 1)
     assert device(slips[1]).get(f"/api/tables/{table.pk}").status_code == 200
     assert Client().get(f"/api/tables/{table.pk}").status_code == 401
+
+
+@pytest.mark.parametrize(("role", "status"), [("scorer", 403), ("referee", 200),
+                                              ("director", 200)])
+def test_signing_off_through_the_api_is_for_referees_and_directors(devices, staff_user,
+                                                                    tournament, role, status,
+                                                                    director_actor):
+    from tournament.services import commands
+    from tournament.services.hands import HandEntry
+
+    round_, _slips = devices
+    match = round_.matches.order_by("number").first()
+    for table in match.tables.all():
+        commands.enter(director_actor, table.pk, 1, HandEntry("draw"), seen_version=0,
+                       request_token=uuid.uuid4())
+        for seat in (1, 2):
+            commands.approve(director_actor, table.pk, 1, seat, version=1,
+                             request_token=uuid.uuid4())
+        table.refresh_from_db()
+        for seat in (1, 2):
+            commands.sign(director_actor, table.pk, seat, revision=table.revision,
+                          request_token=uuid.uuid4())
+    user = staff_user(tournament, role, username=f"{role}-api")
+    key = DeviceToken.new_token()
+    DeviceToken.objects.create(user=user, digest=DeviceToken.digest_of(key))
+    match.refresh_from_db()
+    answer = post(Client(HTTP_AUTHORIZATION=f"Bearer {key}"),
+                  f"/api/matches/{match.pk}/sign-off",
+                  {"revision": match.revision, "request_token": str(uuid.uuid4())})
+    assert answer.status_code == status, answer.content
+    assert (Match.objects.get(pk=match.pk).signed_off_at is not None) == (status == 200)

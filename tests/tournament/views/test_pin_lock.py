@@ -235,8 +235,9 @@ def test_progress_page_lists_locks_and_failures_in_pinned_queries(
         client.post(url("hand_approve", tournament.slug, game.table.pk, 1, 1),
                     {"pin": "1", "version": "1", "request_token": str(uuid.uuid4())})
 
-    # 18: the referee's anomalies read the results, the withdrawn teams and the deals.
-    with django_assert_max_num_queries(18):
+    # 18: the referee's anomalies read the results, the withdrawn teams and the deals;
+    # and the full page (not its polled rows) lists which account scores which table (3).
+    with django_assert_max_num_queries(21):
         page = client.get(url("round_progress", tournament.slug, game.round.pk))
 
     text = page.content.decode()

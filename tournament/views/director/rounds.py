@@ -13,6 +13,7 @@ from tournament.models import Round, RoundEntry, Tournament
 from tournament.pdf.base import paper_asked
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
+from tournament.selectors.devices import round_bindings
 from tournament.selectors.draw import round_plan
 from tournament.selectors.field import unbalanced_boxes
 from tournament.selectors.penalties import left_out
@@ -73,6 +74,7 @@ def _render_round(request, tournament, round_, **extra):
         "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
         # The draw is public, but nobody outside the staff sees it yet.
         "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
+        "bindings": round_bindings(round_) if round_.status != Round.Status.DRAFT else [],
     }
     context.update(extra)
     return render(request, "director/round_detail.html", context)

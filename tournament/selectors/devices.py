@@ -1,0 +1,21 @@
+"""Which scorer account scores which table of a round (services.devices keeps it)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from tournament.models import Role, Round, TableBinding
+
+
+def round_bindings(round_: Round) -> list[TableBinding]:
+    """The round's bound scorer accounts, by table number (one query)."""
+    return list(TableBinding.objects.filter(round=round_)
+                .select_related("user", "table", "bound_by").order_by("table__number",
+                                                                      "user__username"))
+
+
+def scorer_accounts(round_: Round):
+    """The tournament's scorer accounts, by user name (one query)."""
+    return (get_user_model().objects.filter(staff_roles__tournament_id=round_.stage
+                                            .tournament_id, staff_roles__role=Role.SCORER)
+            .order_by("username"))
