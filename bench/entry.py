@@ -4,12 +4,12 @@
 
 (The database is created if it is missing and emptied first.) Prints: sustained saves per
 second through ``record_hand_result`` with 16 concurrent writers, each scoring its own
-table (target >= 200/s on the 2-core machine); approvals per second through
-``approve_hand`` by the same 16 processes, both seats approving the hands they saved
-(target: no fewer than the saves); one scorer alone, the median time of a save, an
-approval and a signature (``sign_table``) in the service (target: approving and signing
-no dearer than saving); and the p50/p95 latency of the entry screen's save request (an
-htmx POST through the whole Django stack).
+table (target >= 200/s on the 2-core machine); approvals per second through the approve
+command (``services.commands.approve``, what the pages and the API call) by the same 16
+processes, both seats approving the hands they saved (target: no fewer than the saves); one
+scorer alone, the median time of a save, an approval and a signature through the commands
+(target: approving and signing no dearer than saving); and the p50/p95 latency of the
+entry screen's save request (an htmx POST through the whole Django stack).
 """
 
 from __future__ import annotations
@@ -144,24 +144,23 @@ def _approver(n: int, actor_pk: int, table_pk: int, start_at: float, stop_at: fl
     from django.contrib.auth import get_user_model
     from django.db import connections
 
-    from tournament.models import HandResult, Table
-    from tournament.services import Actor
-    from tournament.services.approvals import approve_hand
+    from tournament.models import HandResult
+    from tournament.services import Actor, commands
 
     connections.close_all()
     actor = Actor(user=get_user_model().objects.get(pk=actor_pk), ip=f"10.0.0.{n}")
-    table = Table.objects.select_related("match__round__stage__tournament").get(pk=table_pk)
-    results = list(HandResult.objects.filter(table=table, is_current=True).order_by("hand"))
+    results = list(HandResult.objects.filter(table_id=table_pk, is_current=True)
+                   .order_by("hand").values_list("hand", "version"))
     approvals = 0
     while time.time() < start_at:
         time.sleep(0.001)
     begun = time.perf_counter()
-    for result in results:
+    for hand, version in results:
         for seat in (1, 2):
             if time.time() >= stop_at:
                 break
-            result.table = table
-            approve_hand(actor, result, seat)
+            commands.approve(actor, table_pk, hand, seat, version=version,
+                             request_token=uuid.uuid4())
             approvals += 1
     out.put((approvals, time.perf_counter() - begun))
 
@@ -191,9 +190,10 @@ def bench_approvals(actor, round_) -> tuple[float, int]:
 
 def bench_serial(actor, round_) -> dict[str, float]:
     """One scorer alone at a table no writer used: the median time of a save, an approval
-    and a signature in the service, in ms."""
-    from tournament.services.approvals import approve_hand, sign_table
-    from tournament.services.entry import record_hand_result
+    and a signature through the commands the pages and the API call
+    (``services.commands``: the version or revision checked, the request token's receipt
+    kept), in ms."""
+    from tournament.services import commands
     from tournament.services.hands import HandEntry
 
     table = (round_.tables.select_related("match__round__stage__tournament")
@@ -206,14 +206,17 @@ def bench_serial(actor, round_) -> dict[str, float]:
         timings[kind].append(time.perf_counter() - start)
         return value
 
-    results = [timed("save", record_hand_result, actor, table, hand,
+    entered = [timed("save", commands.enter, actor, table.pk, hand,
                      HandEntry("knock", 1 + hand % 2, 1 + hand % 9, 20), seen_version=0,
                      request_token=uuid.uuid4()) for hand in range(1, 65)]
-    for result in results:
+    for done in entered:
         for seat in (1, 2):
-            timed("approval", approve_hand, actor, result, seat)
+            timed("approval", commands.approve, actor, table.pk, done.result.hand, seat,
+                  version=done.result.version, request_token=uuid.uuid4())
+    table.refresh_from_db(fields=["revision"])
     for seat in (1, 2):
-        timed("signature", sign_table, actor, table, seat)
+        timed("signature", commands.sign, actor, table.pk, seat, revision=table.revision,
+              request_token=uuid.uuid4())
     return {kind: statistics.median(values) * 1000 for kind, values in timings.items()}
 
 
