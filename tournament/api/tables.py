@@ -35,6 +35,7 @@ from tournament.services.base import Actor, Stale
 from tournament.services.cards import CardsEntry
 from tournament.services.devices import check_table_for
 from tournament.services.hands import HandEntry
+from tournament.services.locking import shown_revision
 
 
 class DeviceAuth(HttpBearer):
@@ -205,11 +206,12 @@ def _result_out(result: HandResult, approved: set[int]) -> dict:
 def _table_out(request, table: Table) -> dict:
     table.refresh_from_db(fields=["revision"])
     match = Match.objects.get(pk=table.match_id)
+    tables = Table.objects.filter(match=match).only("revision")
     view = result_view(request.user, table.match.round, own_table=table.pk)
     sheet = table_sheet(table, view)
     return {"id": table.pk, "number": table.number, "round": table.round_id,
             "match": table.match_id, "revision": table.revision,
-            "match_revision": match.revision,
+            "match_revision": shown_revision(match, tables),
             "hands": [{"hand": row.hand, "dealer_seat": row.dealer_seat,
                        "entered": row.result is not None or row.hidden,
                        "result": _result_out(row.result, row.approved) if row.result
@@ -300,6 +302,8 @@ def sign_off(request, match_id: Id, body: SignOffIn):
                                             request_token=body.request_token))
     if isinstance(answer, Status):
         return answer
-    return Status(200, {"id": answer.pk, "number": answer.number, "revision": answer.revision,
+    tables = Table.objects.filter(match=answer).only("revision")
+    return Status(200, {"id": answer.pk, "number": answer.number,
+                        "revision": shown_revision(answer, tables),
                  "signed_off": answer.signed_off_at is not None,
                  "home_total": answer.home_total, "away_total": answer.away_total})

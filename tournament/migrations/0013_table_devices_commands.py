@@ -1,6 +1,7 @@
-# Table devices and versioned commands (issue 21): a revision on each table and match that
-# every save, approval and signature moves on, the table a scorer account scores in a round,
-# the devices' API tokens and the receipts of commands by request token.
+# Table devices and versioned commands (issue 21): a revision on each table (every save and
+# approval moves it on) and match (signatures, sign-offs, extra hands), the request token of
+# an approval and a signature, the table a scorer account scores in a round, the devices'
+# API tokens and the receipts of sign-offs by request token.
 #
 # Adding a column with a default makes SQLite rebuild tournament_match and tournament_table,
 # which other tables' triggers name: every trigger comes off first and all are made again
@@ -64,6 +65,11 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RunPython(previous.remove, previous.install),
         migrations.AddField(
+            model_name='approval',
+            name='request_token',
+            field=models.UUIDField(blank=True, null=True, unique=True),
+        ),
+        migrations.AddField(
             model_name='historicalmatch',
             name='revision',
             field=models.PositiveIntegerField(default=0),
@@ -77,6 +83,11 @@ class Migration(migrations.Migration):
             model_name='table',
             name='revision',
             field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.AddField(
+            model_name='tablesignature',
+            name='request_token',
+            field=models.UUIDField(blank=True, null=True, unique=True),
         ),
         migrations.CreateModel(
             name='DeviceToken',
@@ -93,18 +104,14 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('request_token', models.UUIDField(unique=True)),
-                ('action', models.CharField(choices=[('approve', 'approve'), ('sign', 'sign'), ('sign_off', 'sign off')], max_length=10)),
-                ('hand', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('version', models.PositiveIntegerField(blank=True, null=True)),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('action', models.CharField(choices=[('sign_off', 'sign off')], max_length=10)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.match')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.table')),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.tournament')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('action__in', ['approve', 'sign', 'sign_off'])), name='command_receipt_action_valid')],
+                'constraints': [models.CheckConstraint(condition=models.Q(('action__in', ['sign_off'])), name='command_receipt_action_valid')],
             },
         ),
         migrations.CreateModel(

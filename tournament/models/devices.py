@@ -57,12 +57,11 @@ class DeviceToken(models.Model):
 
 
 class CommandReceipt(models.Model):
-    """A command done at a table or a match (approve, sign, sign off) under its request
-    token: the same token again answers with what was done, never does it twice."""
+    """A command done at a match that leaves no row of its own to carry its request token
+    (a sign-off): the same token again answers with what was done, never does it twice.
+    An approval and a signature keep their token on their own row."""
 
     class Action(models.TextChoices):
-        APPROVE = "approve", _("approve")
-        SIGN = "sign", _("sign")
         SIGN_OFF = "sign_off", _("sign off")
 
     request_token = models.UUIDField(unique=True)
@@ -70,18 +69,13 @@ class CommandReceipt(models.Model):
     tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE,
                                    related_name="+")
     match = models.ForeignKey("tournament.Match", on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, null=True,
-                              blank=True, related_name="+")
-    hand = models.PositiveSmallIntegerField(null=True, blank=True)
-    version = models.PositiveIntegerField(null=True, blank=True)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(action__in=["approve", "sign", "sign_off"]),
+            models.CheckConstraint(condition=Q(action__in=["sign_off"]),
                                    name="command_receipt_action_valid"),
         ]
 

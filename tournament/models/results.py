@@ -97,6 +97,9 @@ class Approval(models.Model):
     seat = models.PositiveSmallIntegerField()
     method = models.CharField(max_length=3, choices=Method.choices)
     approved_at = models.DateTimeField(auto_now_add=True)
+    # The approve command's request token (services.commands): sent again, it answers this
+    # approval. None for an approval made otherwise (a file, the demo's bots).
+    request_token = models.UUIDField(null=True, blank=True, unique=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     related_name="+")
 
@@ -119,6 +122,8 @@ class TableSignature(models.Model):
     seat = models.PositiveSmallIntegerField()
     method = models.CharField(max_length=3, choices=Approval.Method.choices)
     signed_at = models.DateTimeField(auto_now_add=True)
+    # The sign command's request token, as an approval's.
+    request_token = models.UUIDField(null=True, blank=True, unique=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     related_name="+")
 

@@ -89,9 +89,9 @@ class Match(models.Model):
     )
     # A knockout match that ends level gets extra hands (RULES.md §11).
     extra_hands = models.PositiveSmallIntegerField(default=0)
-    # Moves on with every save, approval and signature at either table and every sign-off
-    # and extra hand: a sign-off names the revision the referee saw, and is refused when
-    # the match has moved on since (services.commands).
+    # Moves on with every signature at either table, every sign-off and extra hands; the
+    # match's revision as shown is this plus its tables' (``services.commands``): a sign-off
+    # names the one the referee saw, and is refused when the match has moved on since.
     revision = models.PositiveIntegerField(default=0)
     # The official result, written when the referee signs the match off.
     home_total = models.IntegerField(null=True, blank=True)

@@ -8,7 +8,7 @@ hand at a table is approved by both, both players sign the table.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils.translation import gettext
 
 from scoring import seating
@@ -20,12 +20,20 @@ from tournament.services.locking import lock, moved_on
 from tournament.services.pins import check_pin, counts_wrong_pins
 
 
-@counts_wrong_pins
 def approve_hand(actor: Actor, result: HandResult, seat: int, *,
                  pin: str | None = None) -> Approval:
-    """A player approves the current result of a hand: a tap for the seat on the scorer's
-    device, or the player's PIN when the tournament asks for one."""
-    table = result.table
+    """A player approves this result of a hand (``approve_version`` of its version)."""
+    return approve_version(actor, result.table, result.hand, seat, version=result.version,
+                           pin=pin)
+
+
+@counts_wrong_pins
+def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version: int,
+                    request_token=None, pin: str | None = None) -> Approval:
+    """A player approves the version of a hand the screen showed: a tap for the seat on the
+    scorer's device, or the player's PIN when the tournament asks for one. Refused, with
+    what the hand holds now, when another version was saved since (nothing is approved).
+    ``request_token``: the same token again answers the approval it made."""
     tournament = table.match.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
     if seat not in (1, 2):
@@ -33,27 +41,34 @@ def approve_hand(actor: Actor, result: HandResult, seat: int, *,
                            % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
-        # The result as it is now and the seat's earlier approval of it in one query: an
-        # approval is as many round trips as the scorer's taps, so as cheap as a save.
-        result = HandResult.objects.annotate(approved=Subquery(
-            Approval.objects.filter(result=OuterRef("pk"), seat=seat).values("pk")[:1]),
-        ).get(pk=result.pk)
-        if not result.is_current:
-            now = HandResult.objects.get(table=table, hand=result.hand, is_current=True)
+        # The hand's current result and the seat's approval of it in one query: an approval
+        # is as many round trips as the scorer's taps, so no dearer than a save.
+        result = HandResult.objects.filter(table=table, hand=hand, is_current=True).annotate(
+            approved=Subquery(Approval.objects.filter(result=OuterRef("pk"), seat=seat)
+                              .values("pk")[:1])).order_by().first()
+        if result is None or result.version != version:
+            earlier = (Approval.objects.filter(request_token=request_token).first()
+                       if request_token is not None else None)
+            if earlier is not None:  # this very approval, sent again after a change
+                return earlier
+            if result is None:
+                raise Stale(gettext("hand %(hand)s has no result to approve; reload the page")
+                            % {"hand": hand})
             raise Stale(
                 gettext("hand %(hand)s was changed since: it now holds %(words)s (version "
                         "%(version)s, by %(who)s); nothing was approved: look at it again")
-                % {"hand": result.hand, "words": HandEntry.of(now).words,
-                   "version": now.version, "who": now.entered_by})
+                % {"hand": hand, "words": HandEntry.of(result).words,
+                   "version": result.version, "who": result.entered_by})
         if result.approved is not None:
             return Approval.objects.get(pk=result.approved)
         method = _check_player(table, seat, pin)
         approval = Approval.objects.create(result=result, seat=seat, method=method,
-                                           recorded_by=actor.user)
+                                           recorded_by=actor.user,
+                                           request_token=request_token)
         moved_on(table)
         audit(actor, tournament, "result.approve",
-              f"seat {seat} approved hand {result.hand} at table {table.number} "
-              f"(version {result.version})", table=table.pk, hand=result.hand,
+              f"seat {seat} approved hand {hand} at table {table.number} "
+              f"(version {result.version})", table=table.pk, hand=hand,
               match=table.match_id)
     return approval
 
@@ -130,9 +145,10 @@ def listed(missing: list[str], most: int = 4) -> str:
 
 @counts_wrong_pins
 def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
-               revision: int | None = None) -> TableSignature:
+               revision: int | None = None, request_token=None) -> TableSignature:
     """A player signs the table's results at the end of the match; ``revision``: the
-    table's revision the screen showed (refused when a hand was saved or approved since)."""
+    table's revision the screen showed (refused when a hand was saved or approved since).
+    ``request_token``: the same token again answers the signature it made."""
     tournament = table.match.round.stage.tournament
     require(actor.user, tournament, Perm.ENTER_RESULTS)
     if seat not in (1, 2):
@@ -140,23 +156,33 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
                            % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
+        existing = TableSignature.objects.filter(table=table, seat=seat).first()
+        if existing is not None:
+            return existing
         if revision is not None and table.revision != revision:
             raise Stale(
                 gettext("table %(n)s changed since this screen was shown: %(what)s; nothing "
                         "was signed: look at the table again")
                 % {"n": table.number, "what": latest_change(table)})
-        missing = missing_at(table)
-        if missing:
+        if not ready_to_sign(table):
             raise ServiceError(gettext("not ready to sign: %(missing)s")
-                               % {"missing": listed(missing)})
-        existing = TableSignature.objects.filter(table=table, seat=seat).first()
-        if existing is not None:
-            return existing
+                               % {"missing": listed(missing_at(table))})
         method = _check_player(table, seat, pin)
         # The table's lock keeps a second signature of the seat out: no get_or_create.
         signature = TableSignature.objects.create(table=table, seat=seat, method=method,
-                                                  recorded_by=actor.user)
+                                                  recorded_by=actor.user,
+                                                  request_token=request_token)
         moved_on(match=table.match)
         audit(actor, tournament, "result.sign", f"seat {seat} signed table {table.number}",
               table=table.pk, match=table.match_id)
     return signature
+
+
+def ready_to_sign(table: Table) -> bool:
+    """Every hand of the match has a current result approved by both seats (one query;
+    ``missing_at`` says what is missing when not)."""
+    counts = HandResult.objects.filter(table=table, is_current=True).aggregate(
+        results=Count("pk", distinct=True),
+        approvals=Count("approvals", filter=Q(approvals__seat__in=(1, 2))))
+    hands = table.match.hands
+    return counts["results"] == hands and counts["approvals"] == 2 * hands

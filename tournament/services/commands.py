@@ -23,16 +23,9 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from tournament.models import (
-    Approval,
-    CommandReceipt,
-    HandResult,
-    Match,
-    Table,
-    TableSignature,
-)
-from tournament.services.approvals import approve_hand, sign_table
-from tournament.services.base import Actor, ServiceError, Stale
+from tournament.models import Approval, CommandReceipt, HandResult, Match, Table, TableSignature
+from tournament.services.approvals import approve_version, sign_table
+from tournament.services.base import Actor, ServiceError
 from tournament.services.cards import CardsEntry, settle_cards
 from tournament.services.devices import check_table_for
 from tournament.services.entry import record_hand_result
@@ -78,51 +71,16 @@ def enter(actor: Actor, table_id: int, hand: int, value: HandEntry | CardsEntry,
     return Entered(result, settled)
 
 
-def _receipt(token: uuid.UUID, action: str, **target) -> CommandReceipt | None:
-    """The receipt of an earlier command under this token; refused when it was another."""
-    receipt = CommandReceipt.objects.filter(request_token=token).first()
-    if receipt is None:
-        return None
-    if receipt.action != action or any(getattr(receipt, f"{name}_id" if name in (
-            "table", "match") else name) != value for name, value in target.items()):
-        raise ServiceError(gettext("this request token was used for another command; reload "
-                                   "the page"))
-    return receipt
-
-
-def _keep(actor: Actor, token: uuid.UUID, action: str, match: Match, **target) -> None:
-    try:
-        with transaction.atomic():
-            CommandReceipt.objects.create(request_token=token, action=action,
-                                          tournament_id=match.round.stage.tournament_id,
-                                          match=match, user=actor.user, **target)
-    except IntegrityError:  # the same token at the same moment: what it did is done once
-        pass
-
-
 def approve(actor: Actor, table_id: int, hand: int, seat: int, *, version: int,
             request_token, pin: str | None = None) -> Approval:
     """A player approves the version of the hand the screen showed: refused, with what the
-    hand holds now, when another version has been saved since."""
+    hand holds now, when another version has been saved since. Not inside a transaction of
+    its own: a wrong PIN is counted even though the approval is refused (services.pins)."""
     token = _token(request_token)
     table = _table(table_id)
     check_table_for(actor, table)
-    target = {"table": table.pk, "hand": hand, "seat": seat, "version": version}
-    if _receipt(token, CommandReceipt.Action.APPROVE, **target) is not None:
-        return Approval.objects.get(result__table=table, result__hand=hand,
-                                    result__version=version, seat=seat)
-    result = (HandResult.objects.filter(table=table, hand=hand, version=version)
-              .select_related("table__match__round__stage__tournament").first())
-    if result is None:
-        raise Stale(gettext("hand %(hand)s at table %(table)s has no version %(version)s "
-                            "to approve; reload the page") % {
-            "hand": hand, "table": table.number, "version": version})
-    # Not inside a transaction of its own: a wrong PIN is counted even though the approval
-    # is refused (services.pins). An approval is done once anyway: the receipt follows it.
-    approval = approve_hand(actor, result, seat, pin=pin)
-    _keep(actor, token, CommandReceipt.Action.APPROVE, table.match, table=table, hand=hand,
-          seat=seat, version=version)
-    return approval
+    return approve_version(actor, table, hand, seat, version=version, request_token=token,
+                           pin=pin)
 
 
 def sign(actor: Actor, table_id: int, seat: int, *, revision: int, request_token,
@@ -131,16 +89,13 @@ def sign(actor: Actor, table_id: int, seat: int, *, revision: int, request_token
     token = _token(request_token)
     table = _table(table_id)
     check_table_for(actor, table)
-    if _receipt(token, CommandReceipt.Action.SIGN, table=table.pk, seat=seat) is not None:
-        return TableSignature.objects.get(table=table, seat=seat)
-    # As an approval: a wrong PIN counts, and a signature is given once anyway.
-    signature = sign_table(actor, table, seat, pin=pin, revision=revision)
-    _keep(actor, token, CommandReceipt.Action.SIGN, table.match, table=table, seat=seat)
-    return signature
+    return sign_table(actor, table, seat, pin=pin, revision=revision, request_token=token)
 
 
 def sign_off(actor: Actor, match_id: int, *, revision: int, request_token) -> Match:
-    """The referee signs the match off as the match page showed it (its revision)."""
+    """The referee signs the match off as the match page showed it (its revision: the
+    match's and its tables', ``services.locking.shown_revision``). A sign-off leaves no row
+    of its own: its request token is kept on a receipt, in the same transaction."""
     token = _token(request_token)
     try:
         match = Match.objects.select_related("round__stage__tournament", "home", "away").get(
@@ -148,8 +103,19 @@ def sign_off(actor: Actor, match_id: int, *, revision: int, request_token) -> Ma
     except (Match.DoesNotExist, ValueError, TypeError):
         raise ServiceError(gettext("there is no match %(id)s") % {"id": match_id}) from None
     with transaction.atomic():
-        if _receipt(token, CommandReceipt.Action.SIGN_OFF, match=match.pk) is not None:
+        receipt = CommandReceipt.objects.filter(request_token=token).first()
+        if receipt is not None:
+            if receipt.match_id != match.pk:
+                raise ServiceError(gettext("this request token was used for another "
+                                           "command; reload the page"))
             return Match.objects.get(pk=match.pk)
         match = sign_off_match(actor, match, revision=revision)
-        _keep(actor, token, CommandReceipt.Action.SIGN_OFF, match)
+        try:
+            with transaction.atomic():
+                CommandReceipt.objects.create(
+                    request_token=token, action=CommandReceipt.Action.SIGN_OFF,
+                    tournament_id=match.round.stage.tournament_id, match=match,
+                    user=actor.user)
+        except IntegrityError:  # the same token at the same moment: signed off once
+            pass
     return match

@@ -221,16 +221,20 @@ def checkpoint(name: str) -> None:
 
 
 def moved_on(table=None, *, match=None) -> None:
-    """What a person was shown of a table and its match is out of date: a save or an
-    approval at ``table`` moves the table's revision and its match's on; a signature, a
-    sign-off or extra hands move the ``match``'s (services.commands). Call it with the rows
-    locked; an update, not a save, so the history of matches keeps no row for it."""
+    """What a person was shown is out of date: a save or an approval at ``table`` moves
+    the table's revision on, a signature, a sign-off or extra hands the ``match``'s (the
+    match's as shown is its own plus its tables': ``shown_revision``; services.commands).
+    Call it with the row locked; an update, not a save, so the history of matches keeps no
+    row for it."""
     if table is not None:
         Table.objects.filter(pk=table.pk).update(revision=models.F("revision") + 1)
         table.revision += 1
-        match_id = table.match_id
-    else:
-        match_id = match.pk
-    Match.objects.filter(pk=match_id).update(revision=models.F("revision") + 1)
     if match is not None:
+        Match.objects.filter(pk=match.pk).update(revision=models.F("revision") + 1)
         match.revision += 1
+
+
+def shown_revision(match, tables) -> int:
+    """The revision of a match as a page shows it: its own (signatures, sign-offs, extra
+    hands) plus its tables' (saves, approvals)."""
+    return match.revision + sum(table.revision for table in tables)

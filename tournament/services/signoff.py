@@ -23,7 +23,7 @@ from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
 from tournament.services.approvals import latest_change, listed, missing_at
 from tournament.services.base import Actor, ServiceError, Stale, audit
-from tournament.services.locking import checkpoint, lock, moved_on
+from tournament.services.locking import checkpoint, lock, moved_on, shown_revision
 from tournament.services.team_results import write_match_results
 from tournament.services.text import clean_text
 
@@ -38,7 +38,7 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
     with transaction.atomic():
         locked = lock(matches=[match], tables=table_ids)
         match = locked.one("matches")
-        if revision is not None and match.revision != revision:
+        if revision is not None and shown_revision(match, locked.tables.values()) != revision:
             raise Stale(
                 gettext("match %(number)s changed since this page was shown: %(what)s; it "
                         "was not signed off: look at it again")

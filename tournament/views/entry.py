@@ -40,6 +40,7 @@ from tournament.services.devices import bound_table, check_table_for
 from tournament.services.entry import StaleResult, check_may_enter, new_request_token
 from tournament.services.extra_hands import add_extra_hands
 from tournament.services.hands import score_entry
+from tournament.services.locking import shown_revision
 from tournament.services.pins import lift_pin_lock
 from tournament.services.rounds import open_matches
 from tournament.services.text import parse_whole_number
@@ -243,6 +244,8 @@ def match_page(request, tournament, pk):
         "penalties": match_penalties(match) if may_record_penalty else [],
         "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
         "tied_knockout": may_sign_off and tied_knockout(match),
+        # What a sign-off names: the match as this page shows it.
+        "revision": shown_revision(match, [t.table for t in plan.tables]),
     })
 
 

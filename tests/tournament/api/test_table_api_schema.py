@@ -20,6 +20,7 @@ from schemathesis import GenerationMode
 from tests.tournament.api.test_api_schema import CHECKS, DEVICE_PATHS, wsgi_in_test_transaction
 from tournament.models import DeviceToken, HandResult, Match, Stage, Table
 from tournament.services.draw import generate_round
+from tournament.services.locking import shown_revision
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 
@@ -51,7 +52,8 @@ def valid_body(path: str, table: Table, generated) -> dict | None:
         return {"seat": 1 + stable(generated) % 2, "revision": table.revision,
                 "request_token": token}
     if path.endswith("/sign-off"):
-        return {"revision": Match.objects.get(pk=table.match_id).revision,
+        match = Match.objects.get(pk=table.match_id)
+        return {"revision": shown_revision(match, Table.objects.filter(match=match)),
                 "request_token": token}
     return None
 
