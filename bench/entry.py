@@ -3,7 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dupgin_bench python bench/entry.py
 
 (The database is created if it is missing and emptied first.) Prints: sustained saves per
-second through ``record_hand_result`` with 16 concurrent writers, each scoring its own
+second through the enter command (``services.commands.enter``, what the pages and the API
+call) with 16 concurrent writers, each scoring its own
 table (target >= 200/s on the 2-core machine); approvals per second through the approve
 command (``services.commands.approve``, what the pages and the API call) by the same 16
 processes, both seats approving the hands they saved (target: no fewer than the saves); one
@@ -87,14 +88,12 @@ def _writer(n: int, actor_pk: int, table_pk: int, start_at: float, stop_at: floa
     from django.contrib.auth import get_user_model
     from django.db import connections
 
-    from tournament.models import Table
-    from tournament.services import Actor
-    from tournament.services.entry import StaleResult, record_hand_result
+    from tournament.services import Actor, commands
+    from tournament.services.entry import StaleResult
     from tournament.services.hands import HandEntry
 
     connections.close_all()  # never share the parent's connection after fork
     actor = Actor(user=get_user_model().objects.get(pk=actor_pk), ip=f"10.0.0.{n}")
-    table = Table.objects.select_related("round__stage__tournament").get(pk=table_pk)
     versions: dict[int, int] = {}
     saves = stale = hand = 0
     while time.time() < start_at:
@@ -103,9 +102,9 @@ def _writer(n: int, actor_pk: int, table_pk: int, start_at: float, stop_at: floa
         hand = hand % 64 + 1
         entry = HandEntry("knock", 1 + hand % 2, 1 + hand % 9, 20)
         try:
-            result = record_hand_result(actor, table, hand, entry,
-                                        seen_version=versions.get(hand, 0),
-                                        request_token=uuid.uuid4())
+            result = commands.enter(actor, table_pk, hand, entry,
+                                    seen_version=versions.get(hand, 0),
+                                    request_token=uuid.uuid4()).result
         except StaleResult:
             stale += 1
             continue

@@ -1,5 +1,6 @@
 # Table devices and versioned commands (issue 21): a revision on each table (every save and
-# approval moves it on) and match (signatures, sign-offs, extra hands), the request token of
+# approval moves it on, by trigger) and match (signatures by trigger; sign-offs and extra
+# hands with the match's own update), the request token of
 # an approval and a signature, the table a scorer account scores in a round, the devices'
 # API tokens and the receipts of sign-offs by request token.
 #
@@ -26,9 +27,38 @@ CHECKS = [
 ]
 
 
+# What moves a revision on (services.commands): written by the database with the row that
+# moves it, so that a save or a tap costs no extra round trip. (name, table, statement):
+# the statement runs after each row inserted, NEW being that row.
+REVISIONS = [
+    ("revision_result", "tournament_handresult",
+     "UPDATE tournament_table SET revision = revision + 1 WHERE id = NEW.table_id"),
+    ("revision_approval", "tournament_approval",
+     "UPDATE tournament_table SET revision = revision + 1 WHERE id ="
+     " (SELECT table_id FROM tournament_handresult WHERE id = NEW.result_id)"),
+    ("revision_signature", "tournament_tablesignature",
+     "UPDATE tournament_match SET revision = revision + 1 WHERE id ="
+     " (SELECT match_id FROM tournament_table WHERE id = NEW.table_id)"),
+]
+
+
+def _revision_sql(vendor: str, name: str, table: str, statement: str) -> list[str]:
+    if vendor == "postgresql":
+        return [
+            f"CREATE OR REPLACE FUNCTION dupgin_{name}() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$ BEGIN {statement}; RETURN NEW; END $$",
+            f"CREATE TRIGGER dupgin_{name} AFTER INSERT ON {table} FOR EACH ROW "
+            f"EXECUTE FUNCTION dupgin_{name}()",
+        ]
+    return [f"CREATE TRIGGER dupgin_{name}_insert AFTER INSERT ON {table} FOR EACH ROW "
+            f"BEGIN {statement}; END"]
+
+
 def trigger_names(vendor: str) -> set[str]:
     """Every trigger in place after this migration."""
-    return previous.trigger_names(vendor) | invariants.trigger_names(vendor, CHECKS)
+    return (previous.trigger_names(vendor) | invariants.trigger_names(vendor, CHECKS)
+            | invariants.trigger_names(vendor, [(name, table, "insert")
+                                                for name, table, _sql in REVISIONS]))
 
 
 def install(apps, schema_editor):
@@ -40,12 +70,17 @@ def install(apps, schema_editor):
             schema_editor.execute(statement)
         for statement in make(*check):
             schema_editor.execute(statement)
+    for name, table, sql in REVISIONS:
+        for statement in invariants._drop(vendor, name, table):
+            schema_editor.execute(statement)
+        for statement in _revision_sql(vendor, name, table, sql):
+            schema_editor.execute(statement)
 
 
 def remove(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     previous.remove(apps, schema_editor)
-    for name, table, *_rest in CHECKS:
+    for name, table, *_rest in [*CHECKS, *REVISIONS]:
         for statement in invariants._drop(vendor, name, table):
             schema_editor.execute(statement)
 

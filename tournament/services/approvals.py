@@ -16,7 +16,7 @@ from tournament.models import Approval, HandResult, Player, RoundEntry, Table, T
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
-from tournament.services.locking import lock, moved_on
+from tournament.services.locking import lock
 from tournament.services.pins import check_pin, counts_wrong_pins
 
 
@@ -65,7 +65,6 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
         approval = Approval.objects.create(result=result, seat=seat, method=method,
                                            recorded_by=actor.user,
                                            request_token=request_token)
-        moved_on(table)
         audit(actor, tournament, "result.approve",
               f"seat {seat} approved hand {hand} at table {table.number} "
               f"(version {result.version})", table=table.pk, hand=hand,
@@ -172,7 +171,6 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
         signature = TableSignature.objects.create(table=table, seat=seat, method=method,
                                                   recorded_by=actor.user,
                                                   request_token=request_token)
-        moved_on(match=table.match)
         audit(actor, tournament, "result.sign", f"seat {seat} signed table {table.number}",
               table=table.pk, match=table.match_id)
     return signature

@@ -50,8 +50,8 @@ def _token(request_token) -> uuid.UUID:
 
 def _table(table_id: int) -> Table:
     try:
-        return Table.objects.select_related("match__round__stage__tournament", "match__home",
-                                            "match__away").get(pk=table_id)
+        return Table.objects.select_related("match__round__stage__tournament").get(
+            pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
         raise ServiceError(gettext("there is no table %(id)s") % {"id": table_id}) from None
 

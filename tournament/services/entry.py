@@ -22,7 +22,7 @@ from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
 from tournament.services.deals import deal_set_of
 from tournament.services.hands import HandEntry, score_entry, seat_points
-from tournament.services.locking import checkpoint, lock, moved_on
+from tournament.services.locking import checkpoint, lock
 from tournament.services.signoff import correction_reason, reopen
 from tournament.services.team_results import write_match_results
 
@@ -122,7 +122,6 @@ def record_hand_result(
             reason=reason, request_token=token,
         )
         cleared = TableSignature.objects.filter(table=table).delete()[0]
-        moved_on(table)
         if correcting:
             reopen(match)
         write_match_results(match)

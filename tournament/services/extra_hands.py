@@ -18,7 +18,7 @@ from tournament.permissions import Perm, require
 from tournament.selectors.results import all_hands_entered, is_knockout, match_totals
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import deal_set_of, make_missing_deals
-from tournament.services.locking import checkpoint, lock, moved_on
+from tournament.services.locking import checkpoint, lock
 
 
 def add_extra_hands(actor: Actor, match: Match) -> Match:
@@ -51,8 +51,8 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         checkpoint("match.extra_hands")
         extra = round_.rules.knockout_tiebreak_hands
         match.extra_hands += extra
-        match.save(update_fields=["extra_hands"])
-        moved_on(match=match)
+        match.revision += 1  # what the pages showed is out of date
+        match.save(update_fields=["extra_hands", "revision"])
         made = _deal_extra_hands(actor, round_, match)
         audit(actor, tournament, "match.extra_hands",
               f"{actor.name} added {extra} hands to match {match.number} ({match.home.code} "

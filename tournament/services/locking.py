@@ -220,21 +220,9 @@ def checkpoint(name: str) -> None:
         on_checkpoint(name)
 
 
-def moved_on(table=None, *, match=None) -> None:
-    """What a person was shown is out of date: a save or an approval at ``table`` moves
-    the table's revision on, a signature, a sign-off or extra hands the ``match``'s (the
-    match's as shown is its own plus its tables': ``shown_revision``; services.commands).
-    Call it with the row locked; an update, not a save, so the history of matches keeps no
-    row for it."""
-    if table is not None:
-        Table.objects.filter(pk=table.pk).update(revision=models.F("revision") + 1)
-        table.revision += 1
-    if match is not None:
-        Match.objects.filter(pk=match.pk).update(revision=models.F("revision") + 1)
-        match.revision += 1
-
-
 def shown_revision(match, tables) -> int:
-    """The revision of a match as a page shows it: its own (signatures, sign-offs, extra
-    hands) plus its tables' (saves, approvals)."""
+    """The revision of a match as a page shows it: its own plus its tables'. What moves
+    them on (services.commands): a save or an approval moves its table's, a signature its
+    match's (triggers of migration 0013, with the row that moves it: no round trip of its
+    own), a sign-off and extra hands the match's (with the match's own update)."""
     return match.revision + sum(table.revision for table in tables)

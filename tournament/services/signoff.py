@@ -23,7 +23,7 @@ from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
 from tournament.services.approvals import latest_change, listed, missing_at
 from tournament.services.base import Actor, ServiceError, Stale, audit
-from tournament.services.locking import checkpoint, lock, moved_on, shown_revision
+from tournament.services.locking import checkpoint, lock, shown_revision
 from tournament.services.team_results import write_match_results
 from tournament.services.text import clean_text
 
@@ -72,9 +72,9 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
         match.home_total, match.away_total = home, away
         match.signed_off_at = timezone.now()
         match.signed_off_by = actor.user
+        match.revision += 1  # what the pages showed is out of date
         match.save(update_fields=["home_total", "away_total", "signed_off_at",
-                                  "signed_off_by"])
-        moved_on(match=match)
+                                  "signed_off_by", "revision"])
         write_match_results(match)
         audit(actor, tournament, "match.sign_off",
               f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "
