@@ -52,3 +52,26 @@ def finish_round(director_actor):
         return close_round(director_actor, round_)
 
     return finish
+
+
+@pytest.fixture
+def round_in_play(director_actor, tournament, teams):
+    """A Swiss round of ``teams`` teams (``teams`` / 2 matches) published and started, its
+    matches of ``hands`` hands when given (no deals: results are entered by their counts)."""
+    from tournament.models import Stage
+    from tournament.services.draw import generate_round
+    from tournament.services.rounds import publish_round, start_round
+    from tournament.services.stages import create_stage, enter_teams
+
+    def make(teams_=4, *, hands=None):
+        if hands is not None:
+            tournament.hands_per_match = hands
+            tournament.save()
+        stage = create_stage(director_actor, tournament, name="Swiss",
+                             kind=Stage.Kind.SWISS, swiss_rounds=3)
+        enter_teams(director_actor, stage, teams(teams_))
+        round_ = generate_round(director_actor, stage)
+        publish_round(director_actor, round_, override_reason="test")
+        return start_round(director_actor, round_)
+
+    return make

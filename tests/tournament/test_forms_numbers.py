@@ -17,7 +17,7 @@ from tournament.forms import (
     TournamentForm,
     WholeNumberField,
 )
-from tournament.models import HandResult, Stage
+from tournament.models import HandResult
 from tournament.views.director.penalties import PenaltyForm
 
 BAD = ["٣", "\uff13", "1_0", "5 0", "+5", "-0", "٣٣"]
@@ -51,18 +51,8 @@ def test_every_number_field_refuses_what_is_not_ascii_digits(form, name, field, 
 
 
 @pytest.fixture
-def table_in_play(director_actor, tournament, teams):
-    from tournament.services.draw import generate_round
-    from tournament.services.rounds import publish_round, start_round
-    from tournament.services.stages import create_stage, enter_teams
-
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=3)
-    enter_teams(director_actor, stage, teams(2))
-    round_ = generate_round(director_actor, stage)
-    publish_round(director_actor, round_, override_reason="test")
-    start_round(director_actor, round_)
-    return round_.tables.order_by("number").first()
+def table_in_play(round_in_play):
+    return round_in_play(2).tables.order_by("number").first()
 
 
 @pytest.mark.parametrize("value", BAD)

@@ -7,25 +7,15 @@ import uuid
 import pytest
 from django.test import Client
 
-from tournament.models import Approval, DeviceToken, HandResult, Match, Stage, TableSignature
+from tournament.models import Approval, DeviceToken, HandResult, Match, TableSignature
 from tournament.services.devices import create_table_devices
-from tournament.services.draw import generate_round
-from tournament.services.rounds import publish_round, start_round
-from tournament.services.stages import create_stage, enter_teams
 
 
 @pytest.fixture
-def devices(director_actor, tournament, teams):
+def devices(director_actor, round_in_play):
     """A one-hand round of two matches in play, and a device (account, password, token) for
     each of its four tables."""
-    tournament.hands_per_match = 1
-    tournament.save()
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=3)
-    enter_teams(director_actor, stage, teams(4))
-    round_ = generate_round(director_actor, stage)
-    publish_round(director_actor, round_, override_reason="test")
-    start_round(director_actor, round_)
+    round_ = round_in_play(4, hands=1)
     return round_, {slip.table: slip for slip in create_table_devices(director_actor, round_)}
 
 

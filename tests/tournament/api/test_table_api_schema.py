@@ -18,11 +18,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis import GenerationMode
 
 from tests.tournament.api.test_api_schema import CHECKS, DEVICE_PATHS, wsgi_in_test_transaction
-from tournament.models import DeviceToken, HandResult, Match, Stage, Table
-from tournament.services.draw import generate_round
+from tournament.models import DeviceToken, HandResult, Match, Table
 from tournament.services.locking import shown_revision
-from tournament.services.rounds import publish_round, start_round
-from tournament.services.stages import create_stage, enter_teams
 
 EXAMPLES = 15  # per operation and mode: CI-sized
 
@@ -114,20 +111,12 @@ def walk(operation, mode, table: Table, headers: dict, statuses: dict) -> None:
     check()
 
 
-def test_every_device_operation_answers_as_its_schema_says(director_actor, tournament,
-                                                           teams, referee_token):
+def test_every_device_operation_answers_as_its_schema_says(round_in_play, referee_token):
     from django.contrib.auth import get_user_model
 
     from tournament.services import Actor
 
-    tournament.hands_per_match = 1
-    tournament.save()
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=3)
-    enter_teams(director_actor, stage, teams(4))
-    round_ = generate_round(director_actor, stage)
-    publish_round(director_actor, round_, override_reason="test")
-    start_round(director_actor, round_)
+    round_ = round_in_play(4, hands=1)
     tables = list(round_.tables.order_by("number"))
     headers = {"Authorization": f"Bearer {referee_token}"}
     referee = Actor(user=get_user_model().objects.get(username="chen"))

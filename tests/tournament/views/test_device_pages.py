@@ -10,20 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tournament.models import AuditEntry, DeviceToken, Stage, TableBinding
-from tournament.services.draw import generate_round
-from tournament.services.rounds import publish_round, start_round
-from tournament.services.stages import create_stage, enter_teams
+from tournament.models import AuditEntry, DeviceToken, TableBinding
 
 
 @pytest.fixture
-def in_play(director_actor, tournament, teams):
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=3)
-    enter_teams(director_actor, stage, teams(4))
-    round_ = generate_round(director_actor, stage)
-    publish_round(director_actor, round_, override_reason="test")
-    return start_round(director_actor, round_)
+def in_play(round_in_play):
+    return round_in_play(4)
 
 
 def url(name, *args):

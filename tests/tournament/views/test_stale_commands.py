@@ -11,23 +11,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament.models import Approval, Match, Stage, TableSignature
-from tournament.services.draw import generate_round
-from tournament.services.rounds import publish_round, start_round
-from tournament.services.stages import create_stage, enter_teams
+from tournament.models import Approval, Match, TableSignature
 
 
 @pytest.fixture
-def one_hand_match(director_actor, tournament, teams):
-    tournament.hands_per_match = 1
-    tournament.save()
-    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
-                         swiss_rounds=3)
-    enter_teams(director_actor, stage, teams(2))
-    round_ = generate_round(director_actor, stage)
-    publish_round(director_actor, round_, override_reason="test")
-    start_round(director_actor, round_)
-    return round_.matches.get()
+def one_hand_match(round_in_play):
+    return round_in_play(2, hands=1).matches.get()
 
 
 def form_fields(page: str, action: str) -> dict[str, str]:
