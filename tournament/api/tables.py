@@ -220,6 +220,14 @@ def _table_out(request, table: Table) -> dict:
             "signed_off": match.signed_off_at is not None}
 
 
+def _at_table(request, table: Table, command) -> Status:
+    """A command at a table, answered with the table as it is now (201), or its refusal."""
+    answer = _run(lambda: command(_actor(request)))
+    if isinstance(answer, Status):
+        return answer
+    return Status(201, _table_out(request, table))
+
+
 @router.get("/tables/{table_id}", response={200: DeviceTableOut, **REFUSED})
 @decorate_view(never_cache)  # a device's answer, never the public cache's
 def read_table(request, table_id: Id):
@@ -253,13 +261,9 @@ def enter_hand(request, table_id: Id, hand: HandNumber, body: EnterIn):
                            declarer_cards=cards.declarer_cards,
                            opponent_cards=cards.opponent_cards,
                            declarer_melds=cards.declarer_melds, claimed=cards.outcome)
-    answer = _run(lambda: commands.enter(_actor(request), table.pk, hand, value,
-                                         seen_version=body.seen_version,
-                                         request_token=body.request_token,
-                                         reason=body.reason))
-    if isinstance(answer, Status):
-        return answer
-    return Status(201, _table_out(request, table))
+    return _at_table(request, table, lambda actor: commands.enter(
+        actor, table.pk, hand, value, seen_version=body.seen_version,
+        request_token=body.request_token, reason=body.reason))
 
 
 @router.post("/tables/{table_id}/hands/{hand}/approvals", response={201: DeviceTableOut, **REFUSED})
@@ -268,12 +272,9 @@ def approve_hand(request, table_id: Id, hand: HandNumber, body: ApproveIn):
     """A player approves the version of the hand the device showed (409 when another
     version was saved since: nothing is approved)."""
     table = _table(request, table_id)
-    answer = _run(lambda: commands.approve(_actor(request), table.pk, hand, body.seat,
-                                           version=body.version,
-                                           request_token=body.request_token, pin=body.pin))
-    if isinstance(answer, Status):
-        return answer
-    return Status(201, _table_out(request, table))
+    return _at_table(request, table, lambda actor: commands.approve(
+        actor, table.pk, hand, body.seat, version=body.version,
+        request_token=body.request_token, pin=body.pin))
 
 
 @router.post("/tables/{table_id}/signatures", response={201: DeviceTableOut, **REFUSED})
@@ -281,12 +282,9 @@ def approve_hand(request, table_id: Id, hand: HandNumber, body: ApproveIn):
 def sign_table(request, table_id: Id, body: SignIn):
     """A player signs the table as the device showed it (its ``revision``)."""
     table = _table(request, table_id)
-    answer = _run(lambda: commands.sign(_actor(request), table.pk, body.seat,
-                                        revision=body.revision,
-                                        request_token=body.request_token, pin=body.pin))
-    if isinstance(answer, Status):
-        return answer
-    return Status(201, _table_out(request, table))
+    return _at_table(request, table, lambda actor: commands.sign(
+        actor, table.pk, body.seat, revision=body.revision,
+        request_token=body.request_token, pin=body.pin))
 
 
 @router.post("/matches/{match_id}/sign-off", response={200: DeviceMatchOut, **REFUSED})
