@@ -140,6 +140,36 @@ class TeamImportConfirmForm(forms.Form):
     payload = forms.CharField(widget=forms.HiddenInput)
 
 
+class TournamentFileForm(forms.Form):
+    file = forms.FileField(label=_("Tournament file (.json)"))
+
+
+class ImportChoicesForm(forms.Form):
+    """What an import leaves to the importer: the tournament's short name, and the account
+    each person of the file becomes (empty: a new inactive account under the file's
+    name; an account of this site; or the name of a new one)."""
+
+    slug = forms.CharField(label=_("Short name of the imported tournament"), required=False,
+                           max_length=50)
+
+    def __init__(self, *args, people: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.people = people
+        for index, name in enumerate(people):
+            self.fields[f"account_{index}"] = forms.CharField(
+                label=name, required=False, max_length=150)
+
+    def account_field(self, index: int):
+        return self[f"account_{index}"]
+
+    def choices(self) -> tuple[str | None, dict[str, str]]:
+        """The short name (None: the file's) and the mapping of user names."""
+        data = self.cleaned_data
+        mapping = {name: data[f"account_{index}"] for index, name in enumerate(self.people)
+                   if data.get(f"account_{index}")}
+        return data.get("slug") or None, mapping
+
+
 class StaffForm(ServiceErrorsMixin, forms.Form):
     username = forms.CharField(label=_("User name"), max_length=150)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)

@@ -160,6 +160,9 @@ PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=300)
 # bytes, nested at most this deep.
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=100 * 1024 * 1024)
 IMPORT_MAX_DEPTH = env.int("IMPORT_MAX_DEPTH", default=64)
+# Where ``manage.py backup`` writes the tournament files and the backups page finds them
+# (docs/deploy.md, "Backups").
+BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
 # While results come in, a public page is built again at most this often (seconds).
 PUBLIC_CACHE_GRACE_SECONDS = env.float("PUBLIC_CACHE_GRACE_SECONDS", default=1.0)
 

@@ -12,6 +12,7 @@ from tournament.views.director import (
     audit,
     deals,
     devices,
+    exchange,
     field,
     individual,
     penalties,
@@ -78,8 +79,15 @@ public_patterns = [
 director_patterns = [
     path("", tournaments.home, name="home"),
     path("new/", tournaments.tournament_create, name="tournament_create"),
+    # Before <slug>/: these addresses are reserved (Tournament.RESERVED_SLUGS).
+    path("import/", exchange.import_upload, name="import_upload"),
+    path("import/<uuid:pk>/", exchange.import_preview, name="import_preview"),
+    path("backups/", exchange.backup_list, name="backups"),
+    path("backups/<str:name>", exchange.backup_download, name="backup_download"),
+    path("backups/<str:name>/restore/", exchange.backup_restore, name="backup_restore"),
     path("<slug:slug>/", tournaments.dashboard, name="dashboard"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="tournament_edit"),
+    path("<slug:slug>/settings/export/", exchange.tournament_export, name="tournament_export"),
     path("<slug:slug>/open/", tournaments.tournament_open, name="tournament_open"),
     path("<slug:slug>/delete/", tournaments.tournament_delete, name="tournament_delete"),
     path("<slug:slug>/teams/", teams.team_list, name="team_list"),

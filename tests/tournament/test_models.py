@@ -80,3 +80,33 @@ def test_field_history_is_kept(tournament):
     tournament.venue = "Beijing"
     tournament.save()
     assert [h.venue for h in tournament.history.order_by("history_id")] == ["Shanghai", "Beijing"]
+
+
+def test_an_import_keeps_its_times_in_its_own_thread_only(tournament):
+    """An import writes the file's times (keeping_given_times); a scorer's save in another
+    thread of the same process meanwhile still gets the time of now."""
+    import datetime as dt
+    import threading
+
+    from tournament.models import AuditEntry
+    from tournament.models.fields import keeping_given_times
+
+    given = dt.datetime(2020, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    seen = {}
+
+    def elsewhere():
+        entry = AuditEntry(tournament=tournament, actor_name="scorer", action="x", summary="")
+        entry.created_at = None
+        seen["pre_save"] = AuditEntry._meta.get_field("created_at").pre_save(entry, True)
+
+    with keeping_given_times():
+        kept = AuditEntry.objects.create(tournament=tournament, actor_name="import",
+                                         action="x", summary="", created_at=given)
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+    assert kept.created_at == given
+    assert seen["pre_save"] is not None and seen["pre_save"] > given
+    later = AuditEntry.objects.create(tournament=tournament, actor_name="x", action="x",
+                                      summary="", created_at=given)
+    assert later.created_at > given

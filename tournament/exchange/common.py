@@ -15,9 +15,12 @@ AUDIT_REFERENCES = {
     "teams": "teams", "player": "player", "stage": "stage", "qualify_from": "stage",
     "source": "stage", "penalty": "penalty", "default": "penalty", "user": "user",
 }
-# Import entries describe a database, not the event: left out of an export, so a file
-# imported and exported again is the same file.
+# Import and export entries describe a database and who took copies of it, not the event:
+# left out of an export, so a file imported and exported again is the same file, and two
+# exports of an unchanged tournament are the same bytes.
 IMPORT_ACTION = "tournament.import"
+EXPORT_ACTION = "tournament.export"
+DATABASE_ACTIONS = (IMPORT_ACTION, EXPORT_ACTION)
 
 
 def utc_text(value: dt.datetime | None) -> str | None:

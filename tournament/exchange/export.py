@@ -14,7 +14,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournament.exchange.common import AUDIT_REFERENCES, IMPORT_ACTION, dump, utc_text
+from tournament.exchange.common import AUDIT_REFERENCES, DATABASE_ACTIONS, dump, utc_text
 from tournament.exchange.schema import FORMAT, VERSION
 from tournament.models import (
     Approval,
@@ -340,8 +340,8 @@ class _Exporter:
 
     def audit(self) -> list:
         out = []
-        for e in (AuditEntry.objects.filter(tournament=self.t).exclude(action=IMPORT_ACTION)
-                  .order_by("created_at", "id")):
+        for e in (AuditEntry.objects.filter(tournament=self.t)
+                  .exclude(action__in=DATABASE_ACTIONS).order_by("created_at", "id")):
             data = e.data if isinstance(e.data, dict) else {"value": e.data}
             data = {name: self.reference(AUDIT_REFERENCES[name], value)
                     if name in AUDIT_REFERENCES else value for name, value in data.items()}

@@ -23,12 +23,12 @@ at most ``IMPORT_MAX_DEPTH`` (64) levels.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
 import re
 import uuid
 import zoneinfo
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -62,13 +62,31 @@ from tournament.models import (
     TeamResult,
     Tournament,
 )
+from tournament.models.fields import keeping_given_times
+from tournament.models.staff import Role
+from tournament.permissions import forget_cached_roles
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.text import clean_text
 
 MAX_MESSAGES = 50
-_TIMED_MODELS = (Tournament, DealKey, Deal, Round, HandResult, Approval, TableSignature,
-                 TeamResult, Penalty, AuditEntry)
+
+
+@dataclass(frozen=True)
+class Door:
+    """How the messages name what the importer chooses: the command line's options, or
+    the import page's fields. Everything else a message says is the same at every door."""
+
+    slug: str  # the new short name
+    slug_hint: str  # how to give one
+    account: str  # "{name}": the account a person of the file becomes
+    account_hint: str  # "{name}": how to choose it
+
+
+COMMAND_LINE = Door(slug="--slug", slug_hint="give the import another one with --slug",
+                    account="--map-user {name}",
+                    account_hint="map it with --map-user {name}=ACCOUNT (an existing "
+                                 "account, or the name of a new one)")
 
 
 class ImportRefused(Exception):
@@ -205,60 +223,90 @@ def check_texts(document: dict, errors: list[str]) -> None:
                 errors.append(f"{path_of(list(path))}: {problem}")
 
 
-@contextlib.contextmanager
-def _times_as_given():
-    """Keep the file's times: no automatic "now" for created/updated times while the
-    import writes (the import runs alone in its process: a management command)."""
-    saved = []
-    for model in _TIMED_MODELS:
-        for field in model._meta.concrete_fields:
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-                saved.append((field, field.auto_now, field.auto_now_add))
-                field.auto_now = field.auto_now_add = False
-    try:
-        yield
-    finally:
-        for field, auto_now, auto_now_add in saved:
-            field.auto_now, field.auto_now_add = auto_now, auto_now_add
+def review_import(document: dict, *, slug: str | None = None,
+                  map_users: dict[str, str] | None = None,
+                  door: Door = COMMAND_LINE) -> tuple[_Checker | None, list[str]]:
+    """Everything an import checks, without writing a row: the plan (``accounts``: the
+    account each person of the file becomes; None when the file breaks the schema or the
+    rules of texts) and every problem found (none: it can be imported). The import page
+    shows both as its preview."""
+    errors: list[str] = []
+    validate(document, SCHEMA, [], errors, MAX_MESSAGES)
+    if errors:
+        return None, errors
+    check_texts(document, errors)
+    if errors:
+        return None, errors
+    plan = _Checker(document, slug, map_users or {}, door)
+    plan.check()
+    errors = plan.errors[:MAX_MESSAGES] + (
+        [f"… and {len(plan.errors) - MAX_MESSAGES} more"]
+        if len(plan.errors) > MAX_MESSAGES else [])
+    return plan, errors
+
+
+def check_import(document: dict, *, slug: str | None = None,
+                 map_users: dict[str, str] | None = None,
+                 door: Door = COMMAND_LINE) -> _Checker:
+    """The plan of an import that can be made; ImportRefused with every problem."""
+    plan, errors = review_import(document, slug=slug, map_users=map_users, door=door)
+    if errors:
+        raise ImportRefused(errors)
+    return plan
 
 
 def import_tournament(document: dict, *, slug: str | None = None,
                       actor: Actor | None = None,
-                      map_users: dict[str, str] | None = None) -> Tournament:
+                      map_users: dict[str, str] | None = None,
+                      door: Door = COMMAND_LINE) -> Tournament:
     """Check the whole document, then write it in one transaction (ImportRefused, with
     every problem, when anything is wrong; nothing is written then). ``map_users`` maps a
-    user name of the file to an account of this database (or to the name of a new one)."""
-    errors: list[str] = []
-    validate(document, SCHEMA, [], errors, MAX_MESSAGES)
-    if errors:
-        raise ImportRefused(errors)
-    check_texts(document, errors)
-    if errors:
-        raise ImportRefused(errors)
-    plan = _Checker(document, slug, map_users or {})
-    plan.check()
-    if plan.errors:
-        raise ImportRefused(plan.errors[:MAX_MESSAGES] + (
-            [f"… and {len(plan.errors) - MAX_MESSAGES} more"]
-            if len(plan.errors) > MAX_MESSAGES else []))
+    user name of the file to an account of this database (or to the name of a new one).
+
+    The importing account (``actor.user``, when there is one and it is not a superuser,
+    who directs every tournament anyway) becomes the tournament's director: whoever
+    brings a tournament in can manage it, as whoever creates one."""
+    plan = check_import(document, slug=slug, map_users=map_users, door=door)
     actor = actor or Actor(user=None, device="manage.py import_tournament")
     try:
         with transaction.atomic():
             if Tournament.objects.filter(slug=plan.slug).exists():
                 raise ImportRefused([plan.slug_taken()])
-            with _times_as_given():
+            with keeping_given_times():
                 tournament = _Writer(document, plan).write()
+            made_director = _importer_directs(actor, tournament)
             audit(actor, tournament, IMPORT_ACTION,
                   f"{actor.name} imported the tournament from a file (format version "
                   f"{VERSION}): {len(document['teams'])} teams, {len(document['rounds'])} "
-                  f"rounds, {plan.hand_count} hand results",
+                  f"rounds, {plan.hand_count} hand results"
+                  + (f"; {actor.name} became its director" if made_director else ""),
                   teams=len(document["teams"]), rounds=len(document["rounds"]),
                   hands=plan.hand_count, secrets=document["secrets"],
-                  original_slug=document["tournament"]["slug"])
+                  original_slug=document["tournament"]["slug"],
+                  made_director=made_director)
     except DatabaseError as error:
         raise ImportRefused([f"the database refused the file, nothing was imported: "
                              f"{error}"]) from None
+    if made_director:
+        forget_cached_roles(actor.user)
     return tournament
+
+
+def _importer_directs(actor: Actor, tournament: Tournament) -> bool:
+    """The importer's account made director of the tournament (its role in the file, if
+    the mapping gave it one, becomes director); False when nothing changed."""
+    user = actor.user
+    if user is None or not user.is_authenticated or user.is_superuser:
+        return False
+    role = StaffRole.objects.filter(tournament=tournament, user=user).first()
+    if role is None:
+        StaffRole.objects.create(tournament=tournament, user=user, role=Role.DIRECTOR)
+        return True
+    if role.role == Role.DIRECTOR:
+        return False
+    role.role, role.is_chief_referee = Role.DIRECTOR, False
+    role.save(update_fields=["role", "is_chief_referee"])
+    return True
 
 
 def _time_column():
@@ -313,8 +361,10 @@ _CARD = re.compile(r"[A23456789TJQK][SHDC]")
 class _Checker:
     """Everything the schema cannot say, checked before a row is written."""
 
-    def __init__(self, document: dict, slug: str | None, map_users: dict[str, str]):
+    def __init__(self, document: dict, slug: str | None, map_users: dict[str, str],
+                 door: Door = COMMAND_LINE):
         self.d = document
+        self.door = door
         self.map_users = map_users
         self.accounts: dict[str, tuple[int | None, str]] = {}  # file name → (id, name)
         self.errors: list[str] = []
@@ -328,9 +378,9 @@ class _Checker:
 
     def slug_taken(self) -> str:
         if self.from_option:
-            return f"--slug: a tournament with the short name {self.slug} already exists"
+            return f"{self.door.slug}: a tournament with the short name {self.slug} already exists"
         return (f"tournament.slug: a tournament with the short name {self.slug} already "
-                f"exists; give the import another one with --slug")
+                f"exists; {self.door.slug_hint}")
 
     def person(self, name, path) -> None:
         if name is not None and name not in self.people:
@@ -364,13 +414,15 @@ class _Checker:
         names = {p["username"] for p in self.d["people"]}
         for name in self.map_users:
             if name not in names:
-                self.error(f"--map-user {name}", "no person of the file has this user name")
+                self.error(self.door.account.format(name=name),
+                           "no person of the file has this user name")
         wanted = {p["username"]: self.map_users.get(p["username"], p["username"])
                   for p in self.d["people"]}
         existing = {user.username.lower(): user for user in
                     User.objects.annotate(folded=Lower("username")).filter(
                         folded__in={name.lower() for name in wanted.values()})}
         new_names: dict[str, str] = {}
+        taken: dict[int, str] = {}
         for index, person in enumerate(self.d["people"]):
             name = person["username"]
             target = wanted[name]
@@ -379,16 +431,21 @@ class _Checker:
             if user is not None and not mapped:
                 self.error(["people", index, "username"],
                            f"{name} is a user name of this database ({user.username}); a "
-                           f"file never takes over an account by its name: map it with "
-                           f"--map-user {name}=ACCOUNT (an existing account, or the name of "
-                           f"a new one)")
+                           f"file never takes over an account by its name: "
+                           f"{self.door.account_hint.format(name=name)}")
                 continue
             if user is not None:
+                if user.pk in taken:
+                    self.error(["people", index, "username"],
+                               f"{name} and {taken[user.pk]} would both be the account "
+                               f"{user.username}")
+                taken[user.pk] = name
                 self.accounts[name] = (user.pk, user.username)
                 continue
             problems: list[str] = []
             validate(target, SCHEMA["properties"]["people"]["items"]["properties"]["username"],
-                     [f"--map-user {name}" if mapped else f"people[{index}].username"],
+                     [self.door.account.format(name=name) if mapped
+                      else f"people[{index}].username"],
                      problems)
             self.errors.extend(problems)
             if target.lower() in new_names:
@@ -403,7 +460,7 @@ class _Checker:
         if self.from_option:
             slug_errors: list[str] = []
             validate(self.slug, SCHEMA["properties"]["tournament"]["properties"]["slug"],
-                     ["--slug"], slug_errors)
+                     [self.door.slug], slug_errors)
             self.errors.extend(slug_errors)
         if Tournament.objects.filter(slug=self.slug).exists():
             self.errors.append(self.slug_taken())
@@ -427,6 +484,8 @@ class _Checker:
         except ValidationError as error:
             for field, messages in error.message_dict.items():
                 where = ["tournament"] + ([] if field == "__all__" else [field])
+                if field == "slug" and self.from_option:
+                    where = self.door.slug
                 for message in messages:
                     self.error(where, message)
 

@@ -1,6 +1,7 @@
 from tournament.models.audit import AuditEntry
 from tournament.models.deals import Deal, DealKey
 from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding
+from tournament.models.imports import PendingImport
 from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
@@ -20,6 +21,7 @@ __all__ = [
     "HandResult",
     "Match",
     "Penalty",
+    "PendingImport",
     "Player",
     "Role",
     "Round",

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from tournament.models.fields import StampedTime
+
 
 class AuditEntry(models.Model):
     tournament = models.ForeignKey(
@@ -19,7 +21,7 @@ class AuditEntry(models.Model):
     summary = models.TextField()
     data = models.JSONField(default=dict, blank=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = StampedTime(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournament.models.fields import StampedTime
+
 
 class DealKey(models.Model):
     """One of a tournament's 256-bit keys, its published commitment and the optional public
@@ -29,7 +31,7 @@ class DealKey(models.Model):
     public_value = models.CharField(_("public value"), max_length=200, blank=True)
     public_value_set_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(_("key revealed"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = StampedTime(auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -75,7 +77,7 @@ class Deal(models.Model):
     is_current = models.BooleanField(default=True)
     replaced_reason = models.TextField(blank=True)
     replaced_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = StampedTime(auto_now_add=True)
 
     class Meta:
         ordering = ["round", "deal_set", "hand", "reserve"]

@@ -11,6 +11,8 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournament.models.fields import StampedTime
+
 
 class HandResult(models.Model):
     class Outcome(models.TextChoices):
@@ -47,7 +49,7 @@ class HandResult(models.Model):
     box_conflict = models.TextField(blank=True)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+")
-    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_at = StampedTime(auto_now_add=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     device = models.CharField(max_length=200, blank=True)
     reason = models.TextField(blank=True)  # a referee's correction after sign-off
@@ -96,7 +98,7 @@ class Approval(models.Model):
     result = models.ForeignKey(HandResult, on_delete=models.CASCADE, related_name="approvals")
     seat = models.PositiveSmallIntegerField()
     method = models.CharField(max_length=3, choices=Method.choices)
-    approved_at = models.DateTimeField(auto_now_add=True)
+    approved_at = StampedTime(auto_now_add=True)
     # The approve command's request token (services.commands): sent again, it answers this
     # approval. None for an approval made otherwise (a file, the demo's bots).
     request_token = models.UUIDField(null=True, blank=True, unique=True)
@@ -121,7 +123,7 @@ class TableSignature(models.Model):
                               related_name="signatures")
     seat = models.PositiveSmallIntegerField()
     method = models.CharField(max_length=3, choices=Approval.Method.choices)
-    signed_at = models.DateTimeField(auto_now_add=True)
+    signed_at = StampedTime(auto_now_add=True)
     # The sign command's request token, as an approval's.
     request_token = models.UUIDField(null=True, blank=True, unique=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,

@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 
 from scoring.pairing import round_slots
 from scoring.rules import Rules
+from tournament.models.fields import StampedTime
 from tournament.wording import knockout_round_name
 
 
@@ -29,7 +30,7 @@ class Round(models.Model):
     # tournament's settings when the round is drawn: a later change of a setting applies to
     # rounds drawn later, never to this one. Read it as ``round.rules``.
     rule_settings = models.JSONField(_("rules of the round"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = StampedTime(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from tournament.models.fields import StampedTime
+
 
 class TeamResult(models.Model):
     """One team's result in one round: a match (played or forfeited) or a bye."""
@@ -38,7 +40,7 @@ class TeamResult(models.Model):
     # Cleared: the match involves a team withdrawn from a group stage (RULES.md §10).
     void = models.BooleanField(default=False)
     provisional = models.BooleanField(default=True)  # not signed off (or being corrected)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = StampedTime(auto_now=True)
 
     class Meta:
         ordering = ["round", "team"]
@@ -86,7 +88,7 @@ class Penalty(models.Model):
     reason = models.TextField(_("reason"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     related_name="+")
-    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_at = StampedTime(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   null=True, blank=True, related_name="+")

@@ -18,6 +18,7 @@ from scoring.rules import (
     KNOCK_LIMIT_RANGE,
     KNOCKOUT_TIEBREAK_HANDS_RANGE,
 )
+from tournament.models.fields import StampedTime
 from tournament.wording import rule_message
 
 
@@ -47,6 +48,10 @@ def validate_tiebreak_order(value: str) -> None:
 def parse_tiebreak_order(value: str) -> tuple[Tiebreak, ...]:
     keys = tuple(key.strip() for key in value.split(",") if key.strip())
     return Rules(tiebreaks=keys).tiebreaks
+
+
+# Addresses of the staff area that a tournament's short name would hide (/manage/SLUG/).
+RESERVED_SLUGS = frozenset({"new", "import", "backups"})
 
 
 class Tournament(models.Model):
@@ -192,8 +197,8 @@ class Tournament(models.Model):
                     "as unbalanced for the chief referee."),
     )
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = StampedTime(auto_now_add=True)
+    updated_at = StampedTime(auto_now=True)
     history = HistoricalRecords()
 
     RULE_FIELDS = (
@@ -263,6 +268,10 @@ class Tournament(models.Model):
         return Rules(tiebreaks=parse_tiebreak_order(self.tiebreak_order), **values)
 
     def clean(self) -> None:
+        if self.slug in RESERVED_SLUGS:
+            raise ValidationError({"slug": _(
+                "%(slug)s is the address of a page of the staff area; choose another short "
+                "name.") % {"slug": self.slug}})
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("The last day cannot be before the first day.")})
         try:

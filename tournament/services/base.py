@@ -55,11 +55,14 @@ class Actor:
 
 
 def audit(
-    actor: Actor, tournament: Tournament | None, action: str, summary: str, **data: Any
+    actor: Actor, tournament: Tournament | None, action: str, summary: str, *,
+    announce: bool = True, **data: Any
 ) -> AuditEntry:
     """Write one readable audit entry; call it inside the service's transaction. Once the
-    transaction commits, the change is announced (the public pages are built again)."""
-    announce_change(tournament.slug if tournament is not None else None)
+    transaction commits, the change is announced (the public pages are built again), unless
+    ``announce`` is False: an entry that changes nothing the public sees (an export)."""
+    if announce:
+        announce_change(tournament.slug if tournament is not None else None)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     return AuditEntry.objects.create(
         tournament=tournament,

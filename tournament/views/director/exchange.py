@@ -1,0 +1,155 @@
+"""The tournament file in the staff area (issue 25; services.exchange): a director
+downloads it from the settings page; whoever may create tournaments uploads one, reads the
+preview and confirms; a site administrator lists the backups, downloads one, or restores
+one through the same preview."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from tournament.exchange.backups import backup_dir, list_backups
+from tournament.exchange.import_ import ImportRefused, max_bytes, too_large
+from tournament.forms import ImportChoicesForm, TournamentFileForm
+from tournament.models import PendingImport, Tournament
+from tournament.permissions import Perm, can_create_tournament
+from tournament.services import Actor, ServiceError
+from tournament.services import exchange as service
+from tournament.views.access import staff_view
+
+
+def _file_response(data: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@staff_view(Perm.EDIT_TOURNAMENT)
+@require_POST
+def tournament_export(request, tournament):
+    exported = service.export_file(Actor.from_request(request), tournament,
+                                   secrets=request.POST.get("secrets") == "1")
+    return _file_response(exported.data, exported.name)
+
+
+@never_cache
+@login_required
+def import_upload(request):
+    if not can_create_tournament(request.user):
+        raise PermissionDenied(_("You are not allowed to create tournaments."))
+    form = TournamentFileForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            if upload.size > max_bytes():
+                raise too_large(upload.size)
+            pending = service.upload(Actor.from_request(request), upload.name, upload.read())
+        except ImportRefused as refused:
+            problems = refused.messages
+        else:
+            return redirect("director:import_preview", pending.pk)
+    return render(request, "director/import_upload.html", {
+        "form": form, "problems": problems, "file_name": request.FILES.get("file"),
+        "max_bytes": max_bytes()})
+
+
+@never_cache
+@login_required
+def import_preview(request, pk):
+    actor = Actor.from_request(request)
+    try:
+        pending = service.pending(actor, pk)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:import_upload")
+    slug_in_file, people = service.file_people(pending)
+    initial = {}
+    if pending.source == PendingImport.Source.BACKUP:
+        # A backup of this site: its people are this site's accounts, and its tournament
+        # may still be here under its short name.
+        initial = {f"account_{index}": name for index, name in enumerate(people)}
+        if slug_in_file and Tournament.objects.filter(slug=slug_in_file).exists():
+            initial["slug"] = service.free_slug(slug_in_file)
+    form = ImportChoicesForm(request.POST or None, people=people, initial=initial)
+    if request.method != "POST":
+        return _preview_page(request, pending, form, service.preview(
+            pending, slug=initial.get("slug"), map_users={name: name for name in people}
+            if initial else {}))
+    if not form.is_valid():
+        return _preview_page(request, pending, form, None)
+    slug, mapping = form.choices()
+    if "import" in request.POST:
+        try:
+            tournament = service.confirm(actor, pending.pk, slug=slug, map_users=mapping)
+        except ImportRefused:
+            pass  # the preview below shows every problem, as the check found them
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return redirect("director:import_upload")
+        else:
+            messages.success(request, _("Tournament imported: %(name)s.")
+                             % {"name": tournament.name})
+            return redirect("director:dashboard", tournament.slug)
+    return _preview_page(request, pending, form,
+                         service.preview(pending, slug=slug, map_users=mapping))
+
+
+def _preview_page(request, pending, form, preview):
+    people = []
+    if preview is None:  # the choices themselves are wrong: the form says where
+        preview = service.preview(pending, slug=None, map_users={})
+    if preview.summary:
+        for index, person in enumerate(preview.summary.people):
+            people.append((person, form.account_field(index),
+                           preview.accounts.get(person.username)))
+    return render(request, "director/import_preview.html", {
+        "pending": pending, "form": form, "preview": preview, "people": people,
+        "becomes_director": not request.user.is_superuser})
+
+
+def _superuser(request) -> None:
+    if not request.user.is_superuser:
+        raise PermissionDenied(_("Only an administrator of the site may see the backups."))
+
+
+@never_cache
+@login_required
+def backup_list(request):
+    _superuser(request)
+    backups = list_backups()
+    here = set(Tournament.objects.filter(slug__in={b.slug for b in backups})
+               .values_list("slug", flat=True))
+    return render(request, "director/backups.html", {
+        "backups": [(backup, backup.slug in here) for backup in backups],
+        "folder": backup_dir()})
+
+
+@never_cache
+@login_required
+def backup_download(request, name):
+    try:
+        data = service.download_backup(Actor.from_request(request), name)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:backups")
+    return _file_response(data, name)
+
+
+@login_required
+@require_POST
+def backup_restore(request, name):
+    try:
+        pending = service.restore_backup(Actor.from_request(request), name)
+    except (ServiceError, ImportRefused) as error:
+        messages.error(request, error.message if isinstance(error, ServiceError)
+                       else _("%(name)s cannot be restored: %(reason)s")
+                       % {"name": name, "reason": error.messages[0]})
+        return redirect("director:backups")
+    return redirect("director:import_preview", pending.pk)
+
