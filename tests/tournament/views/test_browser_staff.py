@@ -8,13 +8,16 @@ director's round page."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.urls import reverse
 
 from tests.tournament.views.public_event import build_event, enter, entry_for
+from tournament.exchange.export import export_text
 from tournament.models import Deal, HandResult, Match, Penalty, Role, Stage, Table
 from tournament.services.approvals import sign_table
 from tournament.services.stages import create_stage
@@ -160,7 +163,8 @@ def director_pages(tournament, event) -> list[tuple[str, str]]:
 def test_every_staff_page_reads_on_a_phone_and_a_wide_screen(page, live_server, tournament,
                                                               event, director_actor,
                                                               staff_user, viewport,
-                                                              screenshot_dir):
+                                                              screenshot_dir, settings,
+                                                              tmp_path):
     name = "phone" if viewport == PHONE else "wide"
     page.set_viewport_size(viewport)
     found = {}
@@ -214,6 +218,21 @@ def test_every_staff_page_reads_on_a_phone_and_a_wide_screen(page, live_server, 
     page.goto(live_server.url + reverse("director:penalty_create", args=[slug]))
     page.locator("form.penalty-form button[type=submit]").click()
     posted("penalty-errors")
+
+    # An administrator: the import page and its preview, the backups.
+    settings.BACKUP_DIR = tmp_path / "backups"
+    call_command("backup", stdout=io.StringIO())
+    admin = get_user_model().objects.create_superuser("admin", "", PASSWORD)
+    log_in(page, live_server, admin)
+    walk("admin", [("import", reverse("director:import_upload")),
+                   ("backups", reverse("director:backups"))])
+    page.goto(live_server.url + reverse("director:import_upload"))
+    page.set_input_files("input[type=file]", files=[{
+        "name": "world-cup.json", "mimeType": "application/json",
+        "buffer": export_text(tournament, secrets=True).encode()}])
+    page.locator("main button.primary").click()
+    posted("tournament-preview")
+    assert page.locator("input[name=account_0]").count(), "no import preview"
 
     match = Match.objects.filter(round=event.open).order_by("number").first()
     table = match.tables.order_by("position").first()

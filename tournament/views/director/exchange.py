@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from tournament.exchange.backups import backup_dir, list_backups
 from tournament.exchange.import_ import ImportRefused, max_bytes, too_large
 from tournament.forms import ImportChoicesForm, TournamentFileForm
-from tournament.models import PendingImport, Tournament
+from tournament.models import PendingImport, Role, Round, Stage, Tournament
 from tournament.permissions import Perm, can_create_tournament
 from tournament.services import Actor, ServiceError
 from tournament.services import exchange as service
@@ -107,10 +107,20 @@ def _preview_page(request, pending, form, preview):
     if preview.summary:
         for index, person in enumerate(preview.summary.people):
             people.append((person, form.account_field(index),
-                           preview.accounts.get(person.username)))
+                           preview.accounts.get(person.username),
+                           dict(Role.choices).get(person.role, person.role)))
+    summary = preview.summary
+    kinds, statuses = dict(Stage.Kind.choices), dict(Round.Status.choices)
     return render(request, "director/import_preview.html", {
         "pending": pending, "form": form, "preview": preview, "people": people,
-        "becomes_director": not request.user.is_superuser})
+        "becomes_director": not request.user.is_superuser,
+        "status": summary and dict(Tournament.Status.choices).get(summary.status,
+                                                                   summary.status),
+        "stages": [(line, kinds.get(line.kind, line.kind)) for line in summary.stages]
+        if summary else [],
+        "rounds": [(line, statuses.get(line.status, line.status)) for line in summary.rounds]
+        if summary else [],
+        "roles": dict(Role.choices)})
 
 
 def _superuser(request) -> None:
