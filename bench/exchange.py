@@ -12,7 +12,11 @@ of ``--runs`` runs, with the target (< 60 s each):
 - ``manage.py import_tournament FILE --slug … --map-user …``: the time, into the same
   database under a new short name each run (its people mapped to their own accounts);
 - whether the imported copy exports to the same bytes (with its short name put back), and
-  the integrity check of the copy.
+  the integrity check of the copy;
+- the same through the web pages (issue 25), as an administrator in Django's test client:
+  the settings page's download with secrets (and whether it is the command's bytes), the
+  upload, the preview (every check), the confirmation (checks again, then writes), and
+  ``backup`` of the event (one file).
 """
 
 from __future__ import annotations
@@ -118,9 +122,57 @@ def main() -> None:
     report = check_standings(Tournament.objects.get(slug="exchange-copy-1"))
     print(f"integrity check of the copy: {time.perf_counter() - started:.1f} s, "
           f"{report.summary}")
+    web(path, people, folder)
     path.unlink()
     again.unlink()
     folder.rmdir()
+
+
+def web(path: Path, people: list[str], folder: Path) -> None:
+    """The tournament file through the pages: download, upload, preview, import; backup."""
+    from django.contrib.auth import get_user_model
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+    from django.test import Client
+
+    from tournament.exchange.backups import write_backup
+    from tournament.models import Tournament
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # the pages link them
+    admin = get_user_model().objects.filter(username="bench-admin").first() or \
+        get_user_model().objects.create_superuser("bench-admin", "", None)
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(admin)
+
+    def timed(what, call):
+        started = time.perf_counter()
+        response = call()
+        seconds = time.perf_counter() - started
+        print(f"  {what}: {seconds:.1f} s (HTTP {response.status_code})")
+        return response
+
+    print("through the web pages:")
+    data = path.read_bytes()
+    download = timed("download with secrets (settings page)", lambda: client.post(
+        f"/manage/{SLUG}/settings/export/", {"secrets": "1"}))
+    print(f"  the download is the command's bytes: "
+          f"{'yes' if download.content == data else 'NO'}")
+    uploaded = timed("upload (read and kept for the preview)", lambda: client.post(
+        "/manage/import/", {"file": SimpleUploadedFile("event.json", data)}))
+    preview_url = uploaded["Location"]
+    timed("preview (every check)", lambda: client.get(preview_url))
+    choices = {"slug": "exchange-web", "import": "1",
+               **{f"account_{index}": name for index, name in enumerate(people)}}
+    done = timed("confirm (every check again, then one transaction)",
+                 lambda: client.post(preview_url, choices))
+    if done.status_code != 302:
+        print("  the import was refused:", done.context["preview"].problems[:3])
+        return
+    started = time.perf_counter()
+    backup = write_backup(Tournament.objects.get(slug=SLUG), folder)
+    print(f"  backup of the event: {time.perf_counter() - started:.1f} s, "
+          f"{backup.size / 1e6:.1f} MB")
+    (folder / backup.name).unlink()
 
 
 if __name__ == "__main__":

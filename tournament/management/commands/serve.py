@@ -57,5 +57,9 @@ class Command(BaseCommand):
             gunicorn, "tournament.wsgi:application", "--bind", bind,
             "--workers", str(workers), "--threads", str(threads),
             "--chdir", str(settings.BASE_DIR), "--graceful-timeout", "10",
+            # A worker may take this long on one request before it is killed: importing a
+            # tournament file of 70 MB takes 12 s on a laptop (docs/benchmarks.md), more on
+            # a busy one; gunicorn's default of 30 s would leave no margin.
+            "--timeout", "120",
             *(["--access-logfile", "-"] if access_log else []),
         ])
