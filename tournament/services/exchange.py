@@ -85,8 +85,15 @@ def upload(actor: Actor, file_name: str, data: bytes, *,
                  [PENDING_PER_ACCOUNT - 1:])
         PendingImport.objects.filter(pk__in=list(older)).delete()
         return PendingImport.objects.create(
-            user=actor.user, file_name=file_name[:255], source=source, size=len(data),
-            data=data)
+            user=actor.user, file_name=_shown_name(file_name), source=source,
+            size=len(data), data=data)
+
+
+def _shown_name(file_name: str) -> str:
+    """The upload's name as the preview shows it: no control or invisible character (a
+    NUL would not even be stored by PostgreSQL), at most 255 characters."""
+    shown = "".join(c for c in file_name if c.isprintable())[:255].strip()
+    return shown or "upload.json"
 
 
 def pending(actor: Actor, pk) -> PendingImport:

@@ -347,3 +347,10 @@ def test_backups_are_for_administrators_of_the_site(client, event, tournament, d
         response = client.get(reverse("director:backups") + bad, follow=True)
         assert response.status_code in (200, 404)
         assert b"duplicate-gin-tournament" not in response.content
+
+
+def test_the_name_of_an_upload_is_kept_printable(client, event, tournament, make_user):
+    client.force_login(importer(make_user))
+    response = upload(client, export_text(tournament).encode(), name="cup\x00\x1b[31m.json")
+    assert response.status_code == 302
+    assert PendingImport.objects.get().file_name == "cup[31m.json"
