@@ -354,3 +354,18 @@ def test_the_name_of_an_upload_is_kept_printable(client, event, tournament, make
     response = upload(client, export_text(tournament).encode(), name="cup\x00\x1b[31m.json")
     assert response.status_code == 302
     assert PendingImport.objects.get().file_name == "cup[31m.json"
+
+
+def test_one_click_maps_everyone_to_the_account_of_the_same_name(client, event, tournament,
+                                                                 make_user):
+    client.force_login(importer(make_user, superuser=True))
+    document = json.loads(export_text(tournament, secrets=True))
+    upload(client, dump(document).encode())
+    url = reverse("director:import_preview", args=[PendingImport.objects.get().pk])
+    response = client.post(url, {**choices(client.get(url)), "slug": "same",
+                                 "same_names": "1"})
+    assert response.context["preview"].problems == []
+    names = {p["username"] for p in document["people"]}
+    assert {name for name, (pk, _account) in response.context["preview"].accounts.items()
+            if pk is not None} == names
+    assert not Tournament.objects.filter(slug="same").exists()  # shown, not imported

@@ -76,7 +76,14 @@ def import_preview(request, pk):
         initial = {f"account_{index}": name for index, name in enumerate(people)}
         if slug_in_file and Tournament.objects.filter(slug=slug_in_file).exists():
             initial["slug"] = service.free_slug(slug_in_file)
-    form = ImportChoicesForm(request.POST or None, people=people, initial=initial)
+    data = request.POST or None
+    if data is not None and "same_names" in data:
+        # One click for a file of this site (a copy, a backup): every person becomes the
+        # account of the same name; the preview still shows what each one becomes.
+        data = data.copy()
+        for index, name in enumerate(people):
+            data[f"account_{index}"] = name
+    form = ImportChoicesForm(data, people=people, initial=initial)
     if request.method != "POST":
         return _preview_page(request, pending, form, service.preview(
             pending, slug=initial.get("slug"), map_users={name: name for name in people}
