@@ -10,6 +10,7 @@ from tournament.api import api
 from tournament.views import entry, public
 from tournament.views.director import (
     audit,
+    bulletin,
     deals,
     devices,
     exchange,
@@ -50,6 +51,8 @@ public_patterns = [
     path("t/<slug:slug>/teams/<int:pk>/", public.team_page, name="team"),
     path("t/<slug:slug>/players/<int:pk>/", public.player_page, name="player"),
     path("t/<slug:slug>/penalties/", public.penalties, name="penalties"),
+    path("t/<slug:slug>/bulletin.pdf", public.bulletin, name="bulletin"),
+    path("t/<slug:slug>/bulletin/<str:day>.pdf", public.bulletin, name="day_bulletin"),
     path("t/<slug:slug>/deals/", public.deal_check, name="deal_check"),
     path("t/<slug:slug>/screen/", public.screen, name="screen"),
     path("t/<slug:slug>/screen/fragment/", public.screen_fragment, name="screen_fragment"),
@@ -100,6 +103,8 @@ director_patterns = [
     path("<slug:slug>/staff/<int:pk>/remove/", staff.staff_remove, name="staff_remove"),
     path("<slug:slug>/staff/unlock/", staff.staff_unlock, name="staff_unlock"),
     path("<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("<slug:slug>/bulletin.pdf", bulletin.bulletin, name="bulletin"),
+    path("<slug:slug>/bulletin/<str:day>.pdf", bulletin.bulletin, name="day_bulletin"),
     path("<slug:slug>/penalties/", penalties.penalty_list, name="penalty_list"),
     path("<slug:slug>/penalties/new/", penalties.penalty_create, name="penalty_create"),
     path("<slug:slug>/penalties/<int:pk>/undo/", penalties.penalty_undo, name="penalty_undo"),

@@ -15,6 +15,7 @@ from tournament.forms import (
 )
 from tournament.models import Round
 from tournament.permissions import Perm, can_create_tournament, staff_tournaments
+from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.rules import rules_in_use
 from tournament.services import Actor, ServiceError
 from tournament.services.tournaments import (
@@ -64,6 +65,7 @@ def dashboard(request, tournament):
                .select_related("stage").order_by("stage__order", "number"))
     return render(request, "director/dashboard.html", {
         "tournament": tournament, "rounds_in_play": in_play, **counts,
+        "bulletin_days": bulletin_days(tournament),
         "steps": next_steps(tournament, request.tournament_perms)})
 
 

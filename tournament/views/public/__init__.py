@@ -3,6 +3,7 @@ the tournament's switches hide the standings, the results, the players and the p
 What of a round in play shows is ``selectors.visibility.public_view``'s rule, whoever is
 logged in."""
 
+from tournament.views.public.bulletin import bulletin
 from tournament.views.public.event import (
     deal_check,
     hand_records,
@@ -21,7 +22,8 @@ from tournament.views.public.teams import penalties, player_page, team_list, tea
 from tournament.views.public.travellers import box_index, field_page, traveller
 
 __all__ = [
-    "box_index", "deal_check", "field_page", "hand_records", "home", "individual_standings",
+    "box_index", "bulletin", "deal_check", "field_page", "hand_records", "home",
+    "individual_standings",
     "match_page", "penalties", "player_page", "round_draw", "round_list", "screen",
     "screen_fragment", "stage_standings", "standings", "team_list", "team_page",
     "tournament_page", "traveller",

@@ -11,6 +11,7 @@ from scoring.deals import deal_from_text
 from tournament.models import DealKey, HandResult, Match, Round, Tournament
 from tournament.public_cache import cache_public
 from tournament.selectors.bracket import event_ranking
+from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import SeatPlan, round_plan
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
@@ -62,6 +63,7 @@ def tournament_page(request, tournament):
         "leaders": leaders(tournament, views)
         if tournament.public_standings and ranking is None else None,
         "deal_keys": DealKey.objects.filter(tournament=tournament).order_by("number"),
+        "bulletin_days": bulletin_days(tournament, rounds),
     }, active="home")
 
 

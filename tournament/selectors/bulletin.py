@@ -1,0 +1,277 @@
+"""What a day's bulletin holds, read from the closed rounds only (issue 26).
+
+A day is the rounds whose start falls on that date in the tournament's time zone; the
+bulletin of the whole event is every closed round. A round still in play, or published, is
+never read: its results, its boxes and its standings stay out until it is closed, whatever
+the live-results setting shows on the pages (a bulletin is printed and kept, and its cards
+are public only once the round is closed).
+
+The public's bulletin leaves out what the tournament's switches keep off its public pages
+(results, standings, players, penalties); the directors' copy has every section.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
+
+from scoring import seating
+from scoring.deals import Deal as DealCards
+from scoring.deals import deal_from_text
+from scoring.seating import Side
+from tournament.models import Deal, HandResult, Match, Penalty, Round, Stage, Tournament
+from tournament.selectors.bracket import Bracket, read_bracket
+from tournament.selectors.field import (
+    FieldRow,
+    Played,
+    SeatHolder,
+    _holder,
+    _lineups,
+    _played,
+    field_standings,
+)
+from tournament.selectors.penalties import penalty_list, withdrawn_teams
+from tournament.selectors.public import MatchLine, PublicStandings, match_lines, public_standings
+from tournament.selectors.visibility import PublicViews, ResultView
+
+SWINGS = 6  # the boxes with the largest swings
+RARE = 6  # the rarest results on the travellers
+BEST_PLAYERS = 10
+RARE_FROM_TABLES = 4  # a traveller of fewer tables has no "rare" result
+OUTCOMES = ("knock", "gin", "big_gin", "undercut", "draw", "false_knock")
+
+
+def round_day(round_: Round, zone: ZoneInfo) -> dt.date | None:
+    """The date its play began at the venue (its close for a round never started)."""
+    moment = round_.started_at or round_.closed_at
+    return moment.astimezone(zone).date() if moment is not None else None
+
+
+def _closed_rounds(tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(stage__tournament=tournament, status=Round.Status.CLOSED)
+                .select_related("stage").order_by("stage__order", "number"))
+
+
+def bulletin_days(tournament: Tournament, rounds: list[Round] | None = None) -> list[dt.date]:
+    """The days with a closed round, in order (one query, none given the tournament's
+    rounds)."""
+    zone = ZoneInfo(tournament.time_zone)
+    if rounds is None:
+        rounds = Round.objects.filter(stage__tournament=tournament,
+                                      status=Round.Status.CLOSED).only("status", "started_at",
+                                                                       "closed_at")
+    days = {round_day(r, zone) for r in rounds if r.status == Round.Status.CLOSED}
+    return sorted(day for day in days if day is not None)
+
+
+@dataclass(frozen=True)
+class TableOfBox:
+    """One table's play of a box in a match: who held which cards, and what came of it."""
+
+    table: int  # the round's table number
+    dealer: SeatHolder | None
+    non_dealer: SeatHolder | None
+    result: HandResult
+    home_points: int  # for the match's home team
+
+
+@dataclass(frozen=True)
+class SwingBox:
+    """A box whose two tables of one match went far apart."""
+
+    match: Match
+    hand: int
+    swing: int  # the home team's net over both tables
+    tables: tuple[TableOfBox, TableOfBox]
+    cards: DealCards | None  # None when no deal was made here (the cards came from elsewhere)
+
+    @property
+    def winner(self):
+        return self.match.home if self.swing > 0 else self.match.away
+
+
+@dataclass(frozen=True)
+class RareResult:
+    """A result few tables of the field made on a box."""
+
+    round: Round
+    deal: Deal
+    outcome: str  # one of OUTCOMES
+    tables: int  # how many tables made it
+    field: int  # how many tables played the box
+    table: TableOfBox  # one of them (the best for its declarer)
+
+    @property
+    def share(self) -> float:
+        return self.tables / self.field
+
+
+@dataclass(frozen=True)
+class StageStanding:
+    stage: Stage
+    standings: PublicStandings | None  # a stage of match points
+    bracket: Bracket | None  # a knockout
+
+
+@dataclass(frozen=True)
+class Bulletin:
+    tournament: Tournament
+    day: dt.date | None  # None: the whole event
+    rounds: list[Round]  # the closed rounds it covers
+    results: list[tuple[Round, list[MatchLine]]] | None  # None: the section is not public
+    standings: list[StageStanding] | None
+    swings: list[SwingBox] | None
+    rare: list[RareResult] | None
+    penalties: list[Penalty] | None
+    players: list[FieldRow] | None
+    minimum_hands: int = 0
+    later_rounds: list[Round] = field(default_factory=list)  # of the day, not closed yet
+
+
+def read_bulletin(tournament: Tournament, day: dt.date | None, *,
+                  public: bool = True) -> Bulletin | None:
+    """The bulletin of ``day`` (the whole event when None); None when no round of it is
+    closed. ``public``: leave out what the tournament keeps off its public pages."""
+    zone = ZoneInfo(tournament.time_zone)
+    closed = _closed_rounds(tournament)
+    for round_ in closed:
+        round_.stage.tournament = tournament
+    if day is None:
+        rounds, upto = closed, closed
+    else:
+        rounds = [r for r in closed if round_day(r, zone) == day]
+        upto = [r for r in closed if (round_day(r, zone) or day) <= day]
+    if not rounds:
+        return None
+    later = [] if day is None else [
+        r for r in Round.objects.filter(stage__tournament=tournament, status__in=[
+            Round.Status.PUBLISHED, Round.Status.IN_PLAY]).select_related("stage")
+        if r.started_at is not None and round_day(r, zone) == day]
+    ids = {r.pk for r in rounds}
+    # The rounds closed by the end of the day, and nothing else, are seen.
+    views = PublicViews({r.pk: ResultView(everything=True) for r in upto})
+    show = (lambda switch: True) if not public else (lambda switch: getattr(tournament, switch))
+    played = _played(table__round_id__in=list(ids))
+    lineups = _lineups(ids) if played else {}
+    results = standings = swings = rare = penalties = players = None
+    minimum = 0
+    if show("public_results"):
+        lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False)
+        results = [(r, [line for line in lines if line.match.round_id == r.pk])
+                   for r in rounds]
+        swings = _swings(played, lineups)
+        rare = _rare(rounds, played, lineups)
+    if show("public_standings"):
+        standings = _standings(rounds, views)
+    if show("public_penalties"):
+        penalties = list(penalty_list(tournament).filter(round_id__in=ids,
+                                                         undone_at__isnull=True))
+    if show("public_players"):
+        field_ = field_standings(tournament, closed_only=True,
+                                 shows=lambda round_id, _table, _hand: round_id in ids)
+        players = field_.rows[:BEST_PLAYERS]
+        minimum = field_.minimum_hands
+    return Bulletin(tournament=tournament, day=day, rounds=rounds, results=results,
+                    standings=standings, swings=swings, rare=rare, penalties=penalties,
+                    players=players, minimum_hands=minimum, later_rounds=later)
+
+
+def _standings(rounds: list[Round], views: PublicViews) -> list[StageStanding]:
+    """Each stage played in ``rounds`` as it stood after the last of them: a knockout's
+    bracket, any other stage's tables after its last round of these."""
+    last: dict[int, Round] = {}
+    for round_ in rounds:
+        last[round_.stage_id] = round_
+    out = []
+    for round_ in last.values():
+        stage = round_.stage
+        if stage.kind == Stage.Kind.KNOCKOUT:
+            out.append(StageStanding(stage, None, read_bracket(stage, views)))
+        else:
+            out.append(StageStanding(stage, public_standings(stage, views, after=round_.number),
+                                     None))
+    return out
+
+
+def _home_points(p: Played) -> int:
+    seat = seating.seat_of(p.position, Side.HOME)
+    return p.seat1_points if seat == 1 else -p.seat1_points
+
+
+def _table(p: Played, result: HandResult, lineups) -> TableOfBox:
+    entries = lineups.get(p.match_id, {})
+    dealing = seating.dealer_seat(p.hand)
+    return TableOfBox(table=p.table, dealer=_holder(entries, p.position, dealing),
+                      non_dealer=_holder(entries, p.position, 3 - dealing), result=result,
+                      home_points=_home_points(p))
+
+
+def _swings(played: list[Played], lineups) -> list[SwingBox]:
+    """The largest nets of one hand over both tables of a match (two queries)."""
+    by_hand: dict[tuple[int, int], list[Played]] = defaultdict(list)
+    for p in played:
+        by_hand[p.match_id, p.hand].append(p)
+    pairs = [sorted(pair, key=lambda p: p.position) for pair in by_hand.values()
+             if len(pair) == 2]
+    pairs.sort(key=lambda pair: (-abs(sum(_home_points(p) for p in pair)),
+                                 pair[0].round_id, pair[0].match_number, pair[0].hand))
+    chosen = [pair for pair in pairs[:SWINGS] if sum(_home_points(p) for p in pair)]
+    if not chosen:
+        return []
+    stored = HandResult.objects.in_bulk([p.result_id for pair in chosen for p in pair])
+    matches = Match.objects.select_related("home", "away", "round__stage").in_bulk(
+        [pair[0].match_id for pair in chosen])
+    deals = Deal.objects.in_bulk([p.deal_id for pair in chosen for p in pair
+                                  if p.deal_id is not None])
+    boxes = []
+    for pair in chosen:
+        deal = deals.get(pair[0].deal_id)
+        boxes.append(SwingBox(
+            match=matches[pair[0].match_id], hand=pair[0].hand,
+            swing=sum(_home_points(p) for p in pair),
+            tables=tuple(_table(p, stored[p.result_id], lineups) for p in pair),
+            cards=deal_from_text(deal.cards) if deal is not None else None))
+    return boxes
+
+
+def _outcome(p: Played) -> str:
+    return "false_knock" if p.false_knock_seat is not None else p.outcome
+
+
+def _rare(rounds: list[Round], played: list[Played], lineups) -> list[RareResult]:
+    """Per box of a field of at least ``RARE_FROM_TABLES`` tables, the outcomes fewer than
+    half of them made, rarest first (two queries). Withdrawn teams' tables count as the
+    travellers count them: not at all."""
+    round_of = {r.pk: r for r in rounds}
+    out: set[int] = set()
+    for stage in {r.stage for r in rounds}:
+        out |= withdrawn_teams(stage)
+    by_deal: dict[int, list[Played]] = defaultdict(list)
+    for p in played:
+        if p.deal_id is not None and not p.involves(out):
+            by_deal[p.deal_id].append(p)
+    candidates = []
+    for deal_id, results in by_deal.items():
+        if len(results) < RARE_FROM_TABLES:
+            continue
+        made: dict[str, list[Played]] = defaultdict(list)
+        for p in results:
+            made[_outcome(p)].append(p)
+        for outcome, tables in made.items():
+            if 2 * len(tables) < len(results):
+                best = max(tables, key=lambda p: (abs(p.seat1_points), -p.table))
+                candidates.append((len(tables) / len(results), -len(results), outcome,
+                                   deal_id, best, len(tables), len(results)))
+    candidates.sort(key=lambda c: (c[0], c[1], OUTCOMES.index(c[2]), c[4].round_id,
+                                   c[4].hand, c[4].table))
+    chosen = candidates[:RARE]
+    if not chosen:
+        return []
+    stored = HandResult.objects.in_bulk([c[4].result_id for c in chosen])
+    deals = Deal.objects.in_bulk([c[3] for c in chosen])
+    return [RareResult(round=round_of[best.round_id], deal=deals[deal_id], outcome=outcome,
+                       tables=tables, field=size,
+                       table=_table(best, stored[best.result_id], lineups))
+            for _share, _size, outcome, deal_id, best, tables, size in chosen]
