@@ -2,12 +2,14 @@
 visitor sees it, what a round in play shows under each live-results setting, the
 switches, set-up, and pinned query counts."""
 
+import io
 import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pypdf import PdfReader
 
 from tests.tournament.views.public_event import (
     build_event,
@@ -18,6 +20,7 @@ from tests.tournament.views.public_event import (
 )
 from tests.tournament.views.test_deal_secrecy import all_routes, fill
 from tournament.models import HandResult, Match, Player, Tournament
+from tournament.selectors.bulletin import bulletin_days
 
 # The JSON API has its own walk (tests/tournament/api/test_api.py).
 PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/", "api/")
@@ -38,8 +41,11 @@ def values_for(route: str, tournament, event) -> dict:
     kind = route.split("<slug:slug>/")[-1].split("/")[0]
     pk = {"rounds": rounds, "matches": matches, "teams": [t.pk for t in event.teams],
           "players": players, "stages": [event.stage.pk]}.get(kind, rounds)
+    # The bulletin of the day of the closed rounds, which is the day of the round in play.
+    days = [day.isoformat() for day in bulletin_days(tournament)] or ["2026-01-01"]
     return {"slug": [tournament.slug], "pk": pk, "group_pk": groups, "deal_pk": deals,
-            "hand": [1, 2, 3], "deal_set": [1], "set": [1], "number": [1, 2, 3]}
+            "hand": [1, 2, 3], "deal_set": [1], "set": [1], "number": [1, 2, 3],
+            "day": days}
 
 
 def public_urls(tournament, event) -> list[str]:
@@ -61,6 +67,9 @@ def get_text(client, url) -> str:
     assert response.status_code < 500, url
     if response.status_code != 200:
         return ""
+    if response["Content-Type"] == "application/pdf":  # the bulletins
+        return "\n".join(page.extract_text()
+                         for page in PdfReader(io.BytesIO(response.content)).pages)
     assert response["Content-Type"].startswith("text/html"), url
     return page_text(response.content.decode())
 
