@@ -169,8 +169,7 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
         penalties = list(penalty_list(tournament).filter(round_id__in=ids,
                                                          undone_at__isnull=True))
     if show("public_players"):
-        field_ = field_standings(tournament, closed_only=True,
-                                 shows=lambda round_id, _table, _hand: round_id in ids)
+        field_ = field_standings(tournament, closed_only=True, round_ids=ids)
         players = field_.rows[:BEST_PLAYERS]
         minimum = field_.minimum_hands
     return Bulletin(tournament=tournament, day=day, rounds=rounds, results=results,

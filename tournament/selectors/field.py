@@ -28,7 +28,7 @@ Every function reads in a fixed number of queries, whatever the size of the fiel
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -431,18 +431,22 @@ class FieldStandings:
 
 def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool = False,
                     official_only: bool = False,
-                    shows: Callable[[int, int, int], bool] | None = None) -> FieldStandings:
+                    shows: Callable[[int, int, int], bool] | None = None,
+                    round_ids: Collection[int] | None = None) -> FieldStandings:
     """Each player's hands of ``stage`` (every stage when None) against the field, ranked
     per hand with the minimum of hands of the latest round's rules (``field_minimum_hands``),
     with the raw points of the same hands. ``closed_only``: rounds that are closed (a
     scorer); ``official_only``: hands of signed-off matches only; ``shows(round id, table
-    id, hand)`` leaves out the results it refuses, from the field too (the public's view).
+    id, hand)`` leaves out the results it refuses, from the field too (the public's view);
+    ``round_ids``: only these rounds are read (a day's bulletin).
     At most four queries and one more per stage."""
     where = {"stage": stage} if stage is not None else {"stage__tournament": tournament}
     statuses = [Round.Status.CLOSED] if closed_only else [Round.Status.IN_PLAY,
                                                           Round.Status.CLOSED]
     rounds = list(Round.objects.filter(status__in=statuses, **where).select_related("stage")
                   .order_by("stage__order", "number"))
+    if round_ids is not None:
+        rounds = [r for r in rounds if r.pk in round_ids]
     minimum = rounds[-1].rules.field_minimum_hands if rounds else \
         DEFAULT_RULES.field_minimum_hands
     round_of = {r.pk: r for r in rounds}
