@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from scoring import seating
 from scoring.deals import Deal as DealCards
 from scoring.deals import deal_from_text
+from scoring.rules import DealScope
 from scoring.seating import Side
 from tournament.models import Deal, HandResult, Match, Penalty, Round, Stage, Tournament
 from tournament.selectors.bracket import Bracket, read_bracket
@@ -161,8 +162,16 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
         lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False)
         results = [(r, [line for line in lines if line.match.round_id == r.pk])
                    for r in rounds]
-        swings = _swings(played, lineups)
-        rare = _rare(rounds, played, lineups)
+        # A withdrawn team's matches are void and its tables out of the travellers: the
+        # boxes are told from the tables that count.
+        out: dict[int, set[int]] = {}
+        for round_ in rounds:
+            if round_.stage_id not in out:
+                out[round_.stage_id] = withdrawn_teams(round_.stage)
+        stage_of = {r.pk: r.stage_id for r in rounds}
+        counted = [p for p in played if not p.involves(out[stage_of[p.round_id]])]
+        swings = _swings(rounds, counted, lineups)
+        rare = _rare(rounds, counted, lineups)
     if show("public_standings"):
         standings = _standings(rounds, views)
     if show("public_penalties"):
@@ -207,8 +216,9 @@ def _table(p: Played, result: HandResult, lineups) -> TableOfBox:
                       home_points=_home_points(p))
 
 
-def _swings(played: list[Played], lineups) -> list[SwingBox]:
-    """The largest nets of one hand over both tables of a match (two queries)."""
+def _swings(rounds: list[Round], played: list[Played], lineups) -> list[SwingBox]:
+    """The largest nets of one hand over both tables of a match, one per box (three
+    queries)."""
     by_hand: dict[tuple[int, int], list[Played]] = defaultdict(list)
     for p in played:
         by_hand[p.match_id, p.hand].append(p)
@@ -216,7 +226,19 @@ def _swings(played: list[Played], lineups) -> list[SwingBox]:
              if len(pair) == 2]
     pairs.sort(key=lambda pair: (-abs(sum(_home_points(p) for p in pair)),
                                  pair[0].round_id, pair[0].match_number, pair[0].hand))
-    chosen = [pair for pair in pairs[:SWINGS] if sum(_home_points(p) for p in pair)]
+    # A box once, at the match where it swung most: where one deal set serves the field,
+    # the same cards swing at many matches, and the section is about boxes.
+    per_match = {r.pk: r.rules.deal_scope == DealScope.MATCH for r in rounds}
+    seen: set = set()
+    chosen = []
+    for pair in pairs:
+        box = pair[0].key(per_match[pair[0].round_id])
+        if box in seen or not sum(_home_points(p) for p in pair):
+            continue
+        seen.add(box)
+        chosen.append(pair)
+        if len(chosen) == SWINGS:
+            break
     if not chosen:
         return []
     stored = HandResult.objects.in_bulk([p.result_id for pair in chosen for p in pair])
@@ -241,15 +263,11 @@ def _outcome(p: Played) -> str:
 
 def _rare(rounds: list[Round], played: list[Played], lineups) -> list[RareResult]:
     """Per box of a field of at least ``RARE_FROM_TABLES`` tables, the outcomes fewer than
-    half of them made, rarest first (two queries). Withdrawn teams' tables count as the
-    travellers count them: not at all."""
+    half of them made, rarest first (two queries)."""
     round_of = {r.pk: r for r in rounds}
-    out: set[int] = set()
-    for stage in {r.stage for r in rounds}:
-        out |= withdrawn_teams(stage)
     by_deal: dict[int, list[Played]] = defaultdict(list)
     for p in played:
-        if p.deal_id is not None and not p.involves(out):
+        if p.deal_id is not None:
             by_deal[p.deal_id].append(p)
     candidates = []
     for deal_id, results in by_deal.items():

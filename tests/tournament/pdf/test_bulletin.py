@@ -179,3 +179,39 @@ def test_a_bulletin_needs_the_staff_area_for_the_directors_copy(live_demo, db):
     day = min(days_of(live_demo))
     response = Client().get(day_url(day, staff=True))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_the_boxes_of_the_day_are_the_largest_swings_each_box_once(live_demo, db):
+    from scoring import seating
+    from scoring.seating import Side
+    from tournament.models import HandResult
+
+    zone = ZoneInfo(live_demo.time_zone)
+    for day in bulletin_days(live_demo):
+        bulletin = read_bulletin(live_demo, day)
+        rounds = bulletin.rounds
+        assert all(r.status == Round.Status.CLOSED and round_day(r, zone) == day
+                   for r in rounds)
+        # Worked out again from the stored hands: each match's home net per hand.
+        nets: dict[tuple[int, int], int] = {}
+        for result in HandResult.objects.filter(
+                table__round__in=rounds, is_current=True,
+                table__match__forfeited_by=None).select_related("table"):
+            if TeamResult.objects.filter(match_id=result.table.match_id, void=True).exists():
+                continue
+            home_seat = seating.seat_of(result.table.position, Side.HOME)
+            key = (result.table.match_id, result.hand)
+            nets[key] = nets.get(key, 0) + result.points(home_seat)
+        boxes = bulletin.swings
+        assert boxes and len(boxes) <= 6
+        assert abs(boxes[0].swing) == max(abs(net) for net in nets.values())
+        for box in boxes:
+            assert box.swing == nets[box.match.pk, box.hand] != 0
+            assert box.cards is not None and len(box.cards.dealer) == 11
+        deals = [box.tables[0].result.deal_id for box in boxes]
+        assert len(set(deals)) == len(deals)
+        assert [abs(b.swing) for b in boxes] == sorted((abs(b.swing) for b in boxes),
+                                                       reverse=True)
+        for rare in bulletin.rare:
+            assert rare.field >= 4 and 2 * rare.tables < rare.field
+            assert rare.round in rounds
