@@ -9,51 +9,37 @@ from __future__ import annotations
 import abc
 import functools
 import io
-import re
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from tournament.pdf.fonts import cjk_font
+from tournament.pdf.fonts import LatinFonts, cjk_font, latin_fonts
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
-LATIN = "Helvetica"
-LATIN_BOLD = "Helvetica-Bold"
-# Suit symbols: ZapfDingbats has the four card suits and is built into every PDF reader.
-SYMBOLS = "ZapfDingbats"
-
-
-def _latin_class() -> str:
-    # The standard PDF fonts print WinAnsi (cp1252): Latin-1 plus dashes, quotes, bullets, €.
-    # Whitespace goes with the Latin runs, so a space between two names does not switch.
-    printable = set()
-    for byte in range(256):
-        try:
-            printable.add(bytes([byte]).decode("cp1252"))
-        except UnicodeDecodeError:
-            continue
-    return "".join(re.escape(ch) for ch in sorted(printable)) + r"\s"
-
-
-_LATIN = _latin_class()
-# One match per run: the regular expression engine walks the characters, not Python.
-_RUN = re.compile(f"([{_LATIN}]+)|([^{_LATIN}]+)")
+# Chinese in bold text: the CJK font has no bold face, so its glyphs are stroked as well as
+# filled, with a line this share of the font size (text render mode 2).
+FAKE_BOLD = 0.04
+_ORIGIN = "BT 1 0 0 1 0 0 Tm "  # how reportlab's text object at (0, 0) begins
 
 
 @functools.lru_cache(maxsize=8192)
-def _split(text: str) -> tuple[tuple[str, bool], ...]:
-    """(piece, is Latin) runs; the same strings come back on every page."""
-    return tuple((m.group(), m.group(1) is not None) for m in _RUN.finditer(text))
+def _split(text: str, latin: LatinFonts) -> tuple[tuple[str, bool], ...]:
+    """(piece, is Latin) runs; the same strings come back on every page. One match a run:
+    the regular expression engine walks the characters, not Python."""
+    return tuple((m.group(), m.group(1) is not None) for m in latin.run.finditer(text))
 
 
 def runs(text: str, *, bold: bool = False) -> list[tuple[str, str]]:
-    """Split text into (piece, font) runs: Helvetica where it can print, the CJK font
-    elsewhere (Chinese names), so a Latin line keeps its look around a Chinese name."""
-    latin = LATIN_BOLD if bold else LATIN
-    pieces = _split(text)
+    """Split text into (piece, font) runs: the Latin font (DejaVu Sans) wherever it has the
+    characters, the CJK font elsewhere (Chinese names), so a Latin line keeps its look
+    around a Chinese name."""
+    fonts = latin_fonts()
+    latin = fonts.bold if bold else fonts.regular
+    pieces = _split(text, fonts)
     if all(is_latin for _piece, is_latin in pieces):
         return [(piece, latin) for piece, _is_latin in pieces]
     cjk = cjk_font()
@@ -63,19 +49,20 @@ def runs(text: str, *, bold: bool = False) -> list[tuple[str, str]]:
 def font_for(text: str, *, bold: bool = False) -> str:
     """The font of a whole string when it cannot be split: the CJK font if any character
     needs it."""
-    if all(is_latin for _piece, is_latin in _split(text)):
-        return LATIN_BOLD if bold else LATIN
+    fonts = latin_fonts()
+    if all(is_latin for _piece, is_latin in _split(text, fonts)):
+        return fonts.bold if bold else fonts.regular
     return cjk_font()
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    return size * _unit_width(text, bold, cjk_font())
+    return size * _unit_width(text, bold, latin_fonts(), cjk_font())
 
 
 @functools.lru_cache(maxsize=8192)
-def _unit_width(text: str, bold: bool, cjk: str) -> float:
+def _unit_width(text: str, bold: bool, latin: LatinFonts, cjk: str) -> float:
     # At 1 pt; a text is fitted, then drawn centred or right-aligned: measured once.
-    # (The CJK font is in the key: a test may change the setting.)
+    # (The fonts are in the key: a test may change the setting or the Latin font's path.)
     return sum(pdfmetrics.stringWidth(piece, font, 1) for piece, font in runs(text, bold=bold))
 
 
@@ -128,10 +115,14 @@ class Document(abc.ABC):
         self.subtitle = subtitle
         self.width, self.height = self.paper.size
         self._buffer = io.BytesIO()
-        self.canvas = Canvas(self._buffer, pagesize=self.paper.size, invariant=1)
+        # The initial font is ours: reportlab's default would name Helvetica (not embedded)
+        # on every page.
+        self.canvas = Canvas(self._buffer, pagesize=self.paper.size, invariant=1,
+                             initialFontName=latin_fonts().regular)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Duplicate Gin")
         self.page_number = 0
+        self._shown: dict[tuple[str, float, bool], tuple[str, bool]] = {}
 
     # Hooks ---------------------------------------------------------------------------
     @abc.abstractmethod
@@ -159,13 +150,45 @@ class Document(abc.ABC):
         if align != "left":
             width = text_width(text, size, bold=bold)
             x -= width / 2 if align == "center" else width
-        # One text object for the whole line: each run sets its font and moves on by itself.
-        line = c.beginText(x, y)
-        for piece, font in runs(text, bold=bold):
-            line.setFont(font, size)
-            line.textOut(piece)
-        c.drawText(line)
+        shown = self._shown.get((text, size, bold))
+        if shown is None:
+            shown = self._shown[text, size, bold] = self._show(text, size, bold)
+        operators, stroked = shown
+        if stroked:
+            # The stroke that thickens the CJK glyphs: as wide as FAKE_BOLD, in the fill's
+            # colour; the state saved and restored (rare: Chinese names in headings).
+            c.saveState()
+            c.setLineWidth(FAKE_BOLD * size)
+            if isinstance(colour, tuple):
+                c.setStrokeColorRGB(*colour)
+            else:
+                c.setStrokeGray(colour)
+        c.addLiteral(f"BT 1 0 0 1 {fp_str(x, y)} Tm {operators} ET")
+        if stroked:
+            c.restoreState()
         c.setFillGray(0)
+
+    def _show(self, text: str, size: float, bold: bool) -> tuple[str, bool]:
+        """The operators that show ``text`` from the text origin, and whether they stroke
+        (Chinese in bold text). Made once a document by reportlab's text object, one text
+        object for the whole line, each run setting its font; then shown again wherever the
+        same text comes: a document repeats its ranks, headings and names, and splitting a
+        text into the embedded fonts' subsets goes letter by letter."""
+        pieces = runs(text, bold=bold)
+        latin = latin_fonts().bold if bold else ""
+        stroked = bold and any(font != latin for _piece, font in pieces)
+        line = self.canvas.beginText(0, 0)
+        for piece, font in pieces:
+            line.setFont(font, size)
+            if stroked and font != latin:
+                line.setTextRenderMode(2)  # fill, then stroke
+                line.textOut(piece)
+                line.setTextRenderMode(0)
+            else:
+                line.textOut(piece)
+        code = line.getCode()
+        assert code.startswith(_ORIGIN) and code.endswith(" ET"), code
+        return code[len(_ORIGIN):-len(" ET")], stroked
 
     def render(self) -> bytes:
         self.draw_pages()

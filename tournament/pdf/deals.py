@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 
 from scoring.cards import Card, Suit
-from tournament.pdf.base import SYMBOLS, Document, TabularDocument, fit_text
+from tournament.pdf.base import Document, TabularDocument, fit_text, text_width
+from tournament.pdf.suits import draw_suit
 from tournament.selectors.boxes import RoundBoxes
 
 RED = (0.75, 0.08, 0.08)
@@ -103,7 +104,9 @@ class DealSheet(Document):
             m = self.margin
             y = top - 20 * mm
             for label in (_("Dealer — 11 cards"), _("Non-dealer — 10 cards")):
-                self.text(m, y, label, size=10, bold=True, colour=0.3)
+                # Clear of the hand's first suit symbol, 45 mm in.
+                self.text(m, y, label, size=fit_text(label, 10, 43 * mm, bold=True),
+                          bold=True, colour=0.3)
                 y -= 16 * mm
             self.text(m, y, _("Stock, top card first"), size=10, bold=True, colour=0.3)
             y -= 9 * mm
@@ -120,8 +123,10 @@ class DealSheet(Document):
 
     def _card(self, card: Card, size: float) -> str:
         def draw() -> None:
-            self.text(0, 0, _rank(card), size=size, bold=True, colour=_colour(card.suit))
-            self._symbol((6 if card.rank == 10 else 3.5) * mm, 0, card.suit, size=size)
+            rank = _rank(card)
+            self.text(0, 0, rank, size=size, bold=True, colour=_colour(card.suit))
+            self._symbol(text_width(rank, size, bold=True) + 0.05 * size, 0, card.suit,
+                         size=size)
 
         return self._form(f"card{card}-{size}", draw)
 
@@ -134,14 +139,14 @@ class DealSheet(Document):
                 0, 0, suit, size=20)), x, y)
             ranks = " ".join(_rank(c) for c in cards) or "—"
             self.text(x + 7 * mm, y, ranks, size=15, bold=True, colour=_colour(suit))
-            x += 9 * mm + max(len(cards), 1) * 6.5 * mm
+            # The next suit after this one's ranks as printed (a ten is two digits wide).
+            x += 7 * mm + max(text_width(ranks, 15, bold=True), 4 * mm) + 5 * mm
 
     def _symbol(self, x: float, y: float, suit: Suit, *, size: float) -> None:
-        c = self.canvas
-        c.setFillColorRGB(*_colour(suit))
-        c.setFont(SYMBOLS, size * 0.85)
-        c.drawString(x, y, suit.symbol)
-        c.setFillGray(0)
+        # Drawn as the ZapfDingbats glyph was, at 0.85 of the size: no font to embed.
+        self.canvas.setFillColorRGB(*_colour(suit))
+        draw_suit(self.canvas, suit, x, y, size * 0.85)
+        self.canvas.setFillGray(0)
 
 
 class BoxLabels(Document):
@@ -206,8 +211,8 @@ class BoxLabels(Document):
                                          (words["non_dealer"], box.non_dealer))):
             text = (f"{role}: " + words["seat"] % {"s": seat.seat}
                     + f" · {seat.player.name} ({seat.team.code})")
-            self.text(x + pad, y - (3.0 + n) * line, text, size=fit_text(text, 8.5, inner),
-                      bold=n == 0)
+            self.text(x + pad, y - (3.0 + n) * line, text,
+                      size=fit_text(text, 8.5, inner, bold=n == 0), bold=n == 0)
 
     @functools.cached_property
     def _words(self) -> dict[str, str]:

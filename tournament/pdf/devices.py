@@ -51,10 +51,10 @@ class DeviceSlips(Document):
             self.text(x, row, label, size=9, colour=0.35)
             self.text(x + 28 * mm, row, value, bold=label != _("Log in at"),
                       size=fit_text(value, 11, room - 28 * mm, bold=True))
-        self.text(x, top - height + 7 * mm,
-                  _("For this table's device only: never show it to players or leave it "
-                    "on the table. A new set of slips makes this one stop working."),
-                  size=8, colour=0.3)
+        warning = _("For this table's device only: never show it to players or leave it "
+                    "on the table. A new set of slips makes this one stop working.")
+        self.text(x, top - height + 7 * mm, warning,
+                  size=fit_text(warning, 8, width - 10 * mm), colour=0.3)
         size = min(height - 16 * mm, 40 * mm)
         draw_modules(c, self.qr.modules(self.login_url), left + width - size - 5 * mm,
                      top - size - 8 * mm, size)

@@ -1,18 +1,31 @@
-"""Which font prints Chinese in our PDFs, and the system check that tells when it is poor.
+"""The fonts of our PDFs, and the system checks that tell when they are poor.
 
-A TrueType font is embedded in the PDF, so any viewer draws the names. reportlab's CID font
-STSong-Light is not embedded: a viewer without Chinese fonts draws boxes. So STSong is only
-the fallback when no TrueType font is found: the ``PDF_CJK_FONT`` setting first, then
-Debian's fonts-wqy-zenhei where Debian puts it.
+Every font a printout uses is a TrueType font embedded in the PDF (a subset: the glyphs
+used), so every viewer and printer draws the same letters, whatever fonts it has.
+
+- Latin text (and whatever else the font has: Latin Extended, Greek, Cyrillic, the card
+  suits, the minus sign) is DejaVu Sans and DejaVu Sans Bold, Debian's fonts-dejavu-core.
+  Without it, reportlab's own Bitstream Vera (DejaVu's ancestor: the same shapes and
+  widths, but only Western European letters) is embedded, and ``tournament.W003`` warns:
+  names such as Erdős or Ștefan then fall to the Chinese font, which may lack them.
+- Chinese is the ``PDF_CJK_FONT`` setting's font, else Debian's fonts-wqy-zenhei where
+  Debian puts it. Only when there is no TrueType Chinese font at all does it fall back to
+  reportlab's CID font STSong-Light, which is *not* embedded (a viewer without Chinese fonts
+  draws boxes): ``tournament.W002`` warns, and ``W001`` when the setting names no usable
+  font.
+
+``tournament.pdf.base`` splits every text into runs by what the Latin font can print.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import reportlab
 from django.conf import settings
 from django.core import checks
 from reportlab.pdfbase import pdfmetrics
@@ -21,6 +34,13 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 log = logging.getLogger(__name__)
 
+# Latin: Debian's DejaVu Sans, else the Vera that comes with reportlab (every machine).
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+DEJAVU_PACKAGE = "fonts-dejavu-core"
+VERA = str(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf")
+VERA_BOLD = str(Path(reportlab.__file__).parent / "fonts" / "VeraBd.ttf")
+# Chinese
 DEBIAN_FONT = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 DEBIAN_PACKAGE = "fonts-wqy-zenhei"
 FALLBACK = "STSong-Light"
@@ -84,6 +104,60 @@ def _register(path: str | None) -> str:
     return FALLBACK
 
 
+@dataclass(frozen=True, eq=False)  # one object per pair of files: compared by identity
+class LatinFonts:
+    regular: str  # the registered names
+    bold: str
+    run: re.Pattern  # one match a run: group 1 what these fonts print, group 2 the rest
+    complete: bool  # DejaVu (Latin Extended, the suits), not Vera
+
+
+def latin_fonts() -> LatinFonts:
+    """The Latin fonts, regular and bold, registered on first use."""
+    return _latin(DEJAVU, DEJAVU_BOLD)
+
+
+@functools.lru_cache(maxsize=4)
+def _latin(regular: str, bold: str) -> LatinFonts:
+    # Looked for once per pair of paths (a test may point them elsewhere), not per text.
+    complete = not _unusable(regular) and not _unusable(bold)
+    if complete:
+        try:
+            fonts = _register_latin(regular), _register_latin(bold)
+        except (TTFError, OSError) as error:
+            log.error("cannot embed %s (%s); using reportlab's Vera", regular, error)
+            complete = False
+    if not complete:
+        fonts = _register_latin(VERA), _register_latin(VERA_BOLD)
+    return LatinFonts(fonts[0].fontName, fonts[1].fontName, _run_pattern(*fonts), complete)
+
+
+@functools.cache
+def _register_latin(path: str) -> TTFont:
+    font = TTFont("Latin-" + Path(path).stem, path)
+    pdfmetrics.registerFont(font)
+    return font
+
+
+def _run_pattern(*fonts: TTFont) -> re.Pattern:
+    """A regular expression matching runs of what every one of ``fonts`` prints (their
+    character maps, as ranges) and runs of the rest. ASCII whitespace goes with the Latin
+    runs, so a space between two names does not switch fonts."""
+    printable = {code for code in set.intersection(
+        *(set(font.face.charToGlyph) for font in fonts)) if code >= 32}
+    printable |= set(map(ord, " \t\n\r\f\v"))
+    ranges = []
+    for code in sorted(printable):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    char_class = "".join(
+        re.escape(chr(first)) if first == last
+        else f"{re.escape(chr(first))}-{re.escape(chr(last))}" for first, last in ranges)
+    return re.compile(f"([{char_class}]+)|([^{char_class}]+)")
+
+
 def cjk_font() -> str:
     """The registered name of the font for Chinese text, loaded on first use."""
     return _font(settings.PDF_CJK_FONT, DEBIAN_FONT)
@@ -116,3 +190,19 @@ def check_cjk_font(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
                  f"{DEBIAN_PACKAGE}) or set PDF_CJK_FONT to a TrueType font's path.",
             id="tournament.W002"))
     return messages
+
+
+@checks.register()
+def check_latin_font(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    # Only the files' headers are read: registering the fonts waits for the first PDF.
+    missing = next((problem for problem in map(_unusable, (DEJAVU, DEJAVU_BOLD)) if problem),
+                   "")
+    if not missing:
+        return []
+    return [checks.Warning(
+        f"DejaVu Sans cannot be used ({missing}): PDFs embed reportlab's Vera instead, "
+        "which lacks Latin Extended letters (ő, ș, ț, ě …); names with "
+        "them print in the Chinese font, or as boxes where it lacks them too.",
+        hint=f"Install the Debian package {DEJAVU_PACKAGE} (apt-get install "
+             f"{DEJAVU_PACKAGE}).",
+        id="tournament.W003")]

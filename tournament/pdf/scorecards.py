@@ -74,9 +74,10 @@ class Scorecards(Document):
         hands = len(table.dealer_seats) if table else self.hands
         if table:
             match = table.match
-            self.text(m, y, _("Match %(n)d: %(home)s – %(away)s") % {
-                "n": match.number, "home": match.home.name, "away": match.away.name},
-                size=fit_text(f"{match.home.name} {match.away.name}", 11, w - 2 * m - 40 * mm))
+            line = _("Match %(n)d: %(home)s – %(away)s") % {
+                "n": match.number, "home": match.home.name, "away": match.away.name}
+            # Clear of the QR code, which reaches down beside this line.
+            self.text(m, y, line, size=fit_text(line, 11, w - 2 * m - 30 * mm))
         y -= 9 * mm
         half = (w - 2 * m) / 2
         for seat in (1, 2):
