@@ -100,10 +100,12 @@ class BulletinDocument(Document):
         top = self.height - self.margin
         if self.page_number == 1:
             self.text(self.margin, top - 6 * mm, self.title, size=16, bold=True)
+            self.y = top - 12 * mm
             subtitle = _("Closed rounds: %(rounds)s") % {"rounds": self.subtitle}
-            size = fit_text(subtitle, 10, self.usable)
-            self.text(self.margin, top - 12 * mm, subtitle, size=size, colour=GREY)
-            self.y = top - 21 * mm
+            for line in wrap(subtitle, 10, self.usable):  # the whole event: many rounds
+                self.text(self.margin, self.y, line, size=10, colour=GREY)
+                self.y -= 4.5 * mm
+            self.y -= 4.5 * mm
         else:
             self.y = top - 4 * mm
 
