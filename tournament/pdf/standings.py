@@ -14,7 +14,7 @@ from tournament.templatetags.scores import MINUS
 
 
 def _signed(value: int) -> str:
-    """+10, -33 or 0: the PDF's standard fonts have no minus sign (U+2212)."""
+    """+10, -33 or 0, as the CSV downloads write them (a hyphen, not U+2212)."""
     return f"{value:+d}" if value else "0"
 
 
