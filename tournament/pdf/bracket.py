@@ -14,7 +14,7 @@ from tournament.selectors.bracket import Bracket, BracketMatch
 
 
 def _signed(value: int) -> str:
-    """+10, -33 or 0, as the CSV downloads write them (a hyphen, not U+2212)."""
+    """+10, -33 or 0 (a hyphen-minus, which copies into a spreadsheet as a number)."""
     return f"{value:+d}" if value else "0"
 
 
