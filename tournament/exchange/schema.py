@@ -178,7 +178,7 @@ HAND = _object({
     "reason": _str(),
     "approvals": _array(_object({
         "seat": SEAT,
-        "method": _enum("tap", "pin"),
+        "method": _enum("tap", "pin", "paper"),
         "approved_at": _time(),
         "recorded_by": SOMEONE,
     }), max_items=2),
@@ -190,7 +190,7 @@ TABLE = _object({
     "hands": _array(HAND),
     "signatures": _array(_object({
         "seat": SEAT,
-        "method": _enum("tap", "pin"),
+        "method": _enum("tap", "pin", "paper"),
         "signed_at": _time(),
         "recorded_by": SOMEONE,
     }), max_items=2),

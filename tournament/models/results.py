@@ -94,10 +94,13 @@ class Approval(models.Model):
     class Method(models.TextChoices):
         TAP = "tap", _("tap")
         PIN = "pin", _("PIN")
+        # The players signed the paper scorecard; a referee recorded it for the match
+        # (desk entry, services.desk.approve_on_paper).
+        PAPER = "paper", _("on paper")
 
     result = models.ForeignKey(HandResult, on_delete=models.CASCADE, related_name="approvals")
     seat = models.PositiveSmallIntegerField()
-    method = models.CharField(max_length=3, choices=Method.choices)
+    method = models.CharField(max_length=5, choices=Method.choices)
     approved_at = StampedTime(auto_now_add=True)
     # The approve command's request token (services.commands): sent again, it answers this
     # approval. None for an approval made otherwise (a file, the demo's bots).
@@ -109,6 +112,8 @@ class Approval(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["result", "seat"], name="approval_once"),
             models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="approval_seat"),
+            models.CheckConstraint(condition=Q(method__in=["tap", "pin", "paper"]),
+                                   name="approval_method_valid"),
         ]
 
     def __str__(self) -> str:
@@ -122,7 +127,7 @@ class TableSignature(models.Model):
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
                               related_name="signatures")
     seat = models.PositiveSmallIntegerField()
-    method = models.CharField(max_length=3, choices=Approval.Method.choices)
+    method = models.CharField(max_length=5, choices=Approval.Method.choices)
     signed_at = StampedTime(auto_now_add=True)
     # The sign command's request token, as an approval's.
     request_token = models.UUIDField(null=True, blank=True, unique=True)
@@ -133,6 +138,8 @@ class TableSignature(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="signature_once"),
             models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="signature_seat"),
+            models.CheckConstraint(condition=Q(method__in=["tap", "pin", "paper"]),
+                                   name="signature_method_valid"),
         ]
 
     def __str__(self) -> str:

@@ -1,0 +1,80 @@
+"""Desk entry (issue 24): a director or referee types a match, or a box across the field,
+from the paper scorecards. Each row is the same ``services.commands.enter`` as at the table;
+what is the desk's own is the players' signatures on paper, recorded here by a referee in one
+audited action, after which the match is signed off as any other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from tournament.models import Approval, HandResult, Match, Round, Table, TableSignature
+from tournament.permissions import Perm, require
+from tournament.services.approvals import latest_change, listed
+from tournament.services.base import Actor, ServiceError, Stale, audit
+from tournament.services.locking import lock, shown_revision
+
+
+@dataclass(frozen=True)
+class OnPaper:
+    match: Match
+    approvals: int  # approvals recorded now (those given at the table stay as they were)
+    signatures: int
+
+
+def approve_on_paper(actor: Actor, match: Match, *, revision: int | None = None) -> OnPaper:
+    """The players approved every hand and signed both tables on the paper scorecard: a
+    referee records it for the match, for every seat that has not approved or signed on a
+    device. ``revision``: the match's revision the page showed (refused when a hand was
+    saved, approved or signed since: the referee looks at the scorecard again)."""
+    tournament = match.round.stage.tournament
+    require(actor.user, tournament, Perm.SIGN_OFF)
+    table_ids = Table.objects.filter(match_id=match.pk).values_list("pk", flat=True)
+    with transaction.atomic():
+        locked = lock(matches=[match], tables=table_ids)
+        match = locked.one("matches")
+        tables = sorted(locked.tables.values(), key=lambda t: t.position)
+        if revision is not None and shown_revision(match, tables) != revision:
+            raise Stale(
+                gettext("match %(number)s changed since this page was shown: %(what)s; "
+                        "nothing was recorded: look at it again")
+                % {"number": match.number, "what": latest_change(*tables)})
+        if match.signed_off_at is not None:
+            raise ServiceError(
+                gettext("match %(number)s is signed off already") % {"number": match.number})
+        if match.forfeited_by_id is not None:
+            raise ServiceError(gettext("match %(number)s was forfeited: it has no scorecard "
+                                       "to approve") % {"number": match.number})
+        if match.round.status not in (Round.Status.IN_PLAY, Round.Status.CLOSED):
+            raise ServiceError(gettext("%(round)s is not in play") % {"round": match.round})
+        results = list(HandResult.objects.filter(table__in=tables, is_current=True)
+                       .prefetch_related("approvals"))
+        entered = {(r.table_id, r.hand) for r in results}
+        missing = [gettext("table %(n)s: hand %(hand)s has no result")
+                   % {"n": table.number, "hand": hand}
+                   for table in tables for hand in range(1, match.hands + 1)
+                   if (table.pk, hand) not in entered]
+        if missing:
+            raise ServiceError(gettext("the scorecards are not all typed in: %(missing)s")
+                               % {"missing": listed(missing)})
+        approvals = [Approval(result=result, seat=seat, method=Approval.Method.PAPER,
+                              recorded_by=actor.user)
+                     for result in results for seat in (1, 2)
+                     if seat not in {a.seat for a in result.approvals.all()}]
+        signed = set(TableSignature.objects.filter(table__in=tables)
+                     .values_list("table_id", "seat"))
+        signatures = [TableSignature(table=table, seat=seat, method=Approval.Method.PAPER,
+                                     recorded_by=actor.user)
+                      for table in tables for seat in (1, 2) if (table.pk, seat) not in signed]
+        # Row by row: the database moves the tables' and the match's revisions on with each.
+        Approval.objects.bulk_create(approvals)
+        TableSignature.objects.bulk_create(signatures)
+        audit(actor, tournament, "match.approve_on_paper",
+              f"{actor.name} recorded the paper scorecards of match {match.number} "
+              f"({match.home.code} – {match.away.code}) as approved and signed by the "
+              f"players: {len(approvals)} approvals, {len(signatures)} signatures",
+              match=match.pk, approvals=len(approvals), signatures=len(signatures))
+    return OnPaper(match=match, approvals=len(approvals), signatures=len(signatures))
