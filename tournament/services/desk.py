@@ -69,6 +69,10 @@ def approve_on_paper(actor: Actor, match: Match, *, revision: int | None = None)
         signatures = [TableSignature(table=table, seat=seat, method=Approval.Method.PAPER,
                                      recorded_by=actor.user)
                       for table in tables for seat in (1, 2) if (table.pk, seat) not in signed]
+        if not approvals and not signatures:
+            raise ServiceError(gettext("match %(number)s: every hand is approved and both "
+                                       "tables are signed already; sign it off")
+                               % {"number": match.number})
         # Row by row: the database moves the tables' and the match's revisions on with each.
         Approval.objects.bulk_create(approvals)
         TableSignature.objects.bulk_create(signatures)
