@@ -141,7 +141,9 @@ def desk_row(request, tournament):
             request_token=request.POST.get("request_token"))
     except ServiceError as error:
         if wants_json:
-            return JsonResponse({"ok": False, "error": error.message}, status=422)
+            # Answered, not failed: the page shows the reason in the line (a 4xx would be
+            # logged by the browser as an error of the page).
+            return JsonResponse({"ok": False, "error": error.message})
         messages.error(request, _("Table %(table)d, hand %(hand)s: %(error)s") % {
             "table": table.number, "hand": hand, "error": error.message})
         return redirect(back)
