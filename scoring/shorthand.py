@@ -26,7 +26,6 @@ _DECLARED = {"K": "knock", "G": "gin", "B": "big_gin"}
 _LETTER = {outcome: letter for letter, outcome in _DECLARED.items()}
 # A letter with its seat, or a number: "K1", "k 1", "14". Anything else is named in the error.
 _TOKEN = re.compile(r"([A-Za-z])\s*([0-9]*)|([0-9]+)|(\S+)")
-MAX_DEADWOOD = 130  # ten cards of the highest count (JQK at 10, and so on) stay below
 
 
 @dataclass(frozen=True)
@@ -99,10 +98,6 @@ def _numbers(tokens: list, start: int, count: int, what: str) -> list[int]:
     numbers = tokens[start:start + count]
     if len(numbers) < count or not all(isinstance(n, int) for n in numbers):
         raise RuleError(what)
-    for number in numbers:
-        if number > MAX_DEADWOOD:
-            raise RuleError(gettext_noop("{n} is more deadwood than ten cards can hold"),
-                            n=number)
     return numbers
 
 

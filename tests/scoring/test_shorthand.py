@@ -5,9 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.shorthand import MAX_DEADWOOD, Shorthand, parse
+from scoring.shorthand import Shorthand, parse
 
-deadwood = st.integers(0, MAX_DEADWOOD)
+deadwood = st.integers(0, 10_000)  # the engine, not the reading, bounds the counts
 seat = st.sampled_from([1, 2])
 
 
@@ -57,7 +57,6 @@ def test_examples(text, expected):
     ("F1 14", "after the false knock, write how the hand ended"),
     ("F1 K2 3 20", "write the false knocker's deadwood"),
     ("K1 4 15 F1 12", "one false knock per hand, written first"),
-    ("G1 200", "200 is more deadwood than ten cards can hold"),
     ("K1 4; 15", "“;” is not part of a result"),
     ("G", "write the seat after G: G1 or G2"),
 ])

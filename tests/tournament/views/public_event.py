@@ -24,13 +24,14 @@ HANDS = 4  # hands per match: enough for every kind of result, quick to enter
 
 def entry_for(table: int, hand: int) -> HandEntry:
     """A varied, valid result for a table and hand (knocks, undercuts, gins, Big Gins,
-    draws), different from table to table."""
+    draws), different from table to table, and within the counts ten cards can leave (at
+    most 98) whatever the table's number."""
     seat = 1 + (table + hand) % 2
     kind = (table * 7 + hand * 3) % 5
     if kind == 0:
-        return HandEntry("knock", seat, 1 + table % 9, 11 + hand + table)
+        return HandEntry("knock", seat, 1 + table % 9, 11 + (hand + table) % 80)
     if kind == 1:
-        return HandEntry("gin", seat, None, 5 + table + hand)
+        return HandEntry("gin", seat, None, 5 + (table + hand) % 90)
     if kind == 2:
         return HandEntry("knock", seat, 8, 6)  # an undercut
     if kind == 3:

@@ -124,6 +124,7 @@ def test_a_row_is_explained_as_typed_and_nothing_is_saved(director, tournament, 
     ("X", "“X” is not a result"),
     ("", "type the result"),
     ("K3 4 15", "seats 1 and 2, not 3"),
+    ("G1 200", "0 to 98"),  # read, then refused by the engine's rule
 ])
 def test_a_wrong_row_is_refused_with_its_reason(director, tournament, round_, typed, says):
     table = round_.matches.first().tables.get(position=1)
