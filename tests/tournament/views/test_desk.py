@@ -251,3 +251,21 @@ def test_desk_pages_query_counts_do_not_grow_with_the_round(
         with django_assert_max_num_queries(most):
             assert client.get(page).status_code == 200
 
+
+
+def test_a_match_approved_on_paper_travels_in_the_tournament_file(
+        director, tournament, round_, director_actor):
+    from tournament.exchange.export import export_text
+    from tournament.exchange.import_ import import_tournament, read_document
+
+    match = round_.matches.first()
+    type_match(director, tournament, match)
+    approve_on_paper(director_actor, match)
+    text = export_text(tournament)
+    document = read_document(text.encode())
+    people = {p["username"]: p["username"] for p in document["people"]}
+    copy = import_tournament(document, slug="copy", map_users=people)
+    assert Approval.objects.filter(result__table__match__round__stage__tournament=copy,
+                                   method="paper").count() == 16
+    assert TableSignature.objects.filter(table__match__round__stage__tournament=copy,
+                                         method="paper").count() == 4
