@@ -269,3 +269,16 @@ def test_a_match_approved_on_paper_travels_in_the_tournament_file(
                                    method="paper").count() == 16
     assert TableSignature.objects.filter(table__match__round__stage__tournament=copy,
                                          method="paper").count() == 4
+
+
+def test_the_database_refuses_an_approval_made_otherwise(director, tournament, round_):
+    from django.db import IntegrityError, transaction
+
+    table = round_.matches.first().tables.get(position=1)
+    row(director, tournament, table, 1, "D")
+    result = HandResult.objects.get(table=table, hand=1)
+    user = result.entered_by
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Approval.objects.create(result=result, seat=1, method="fax", recorded_by=user)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TableSignature.objects.create(table=table, seat=1, method="fax", recorded_by=user)
