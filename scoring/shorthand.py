@@ -8,7 +8,7 @@ after lay-offs). Letters in either case, parts separated by spaces:
 - ``G2 30``: seat 2 went gin, the opponent holds 30;
 - ``B1 22``: seat 1 went Big Gin against 22;
 - ``D``: a draw;
-- a false knock first, then what came of the hand: ``F1 14 K2 3 20``, ``F2 12 D``.
+- a false knock first, then what came of the hand: ``F1 14 K2 3 14``, ``F2 12 D``.
 
 ``parse`` only reads the text; whether the counts make a legal hand is ``scoring.hand``'s
 rule (a knock with more deadwood than the limit, a gin with deadwood, and so on), so a slip
