@@ -9,6 +9,6 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         # The public cache listens to the services' announcements in every process
         # (management commands included), not only in the web server's; the PDF font's
-        # system check is registered (manage.py check).
-        from tournament import public_cache  # noqa: F401
+        # system check and what several servers must share are registered (manage.py check).
+        from tournament import deploy_checks, public_cache  # noqa: F401
         from tournament.pdf import fonts  # noqa: F401

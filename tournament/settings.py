@@ -27,6 +27,8 @@ def _stored_secret_key() -> str:
 
 
 SECRET_KEY = env.str("SECRET_KEY", default="") or _stored_secret_key()
+# Made on this machine: fine for one server, not for several (tournament/deploy_checks.py).
+SECRET_KEY_FROM_FILE = not env.str("SECRET_KEY", default="")
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 _LAN_SUFFIXES = (".localhost", ".local", ".lan", ".home.arpa", ".internal")

@@ -108,3 +108,22 @@ def test_deploy_check_on_a_lan_warns_about_plain_http(manage):
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert "security.W008" in output and "security.W012" in output
+
+
+def test_deploy_check_says_what_several_servers_must_share(manage):
+    """On PostgreSQL (several application servers may share it) a cache and a key of this
+    machine's own are warned about; a shared Redis and a given key are not (issue 29)."""
+    postgres = {"DEBUG": "0", "ALLOWED_HOSTS": "gin.example.org",
+                "DATABASE_URL": "postgres://gin@db.internal:5432/gin"}
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **postgres)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "tournament.W004" in output and "tournament.W005" in output
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **postgres,
+                    SECRET_KEY=secrets.token_urlsafe(50),
+                    CACHE_URL="redis://cache.internal:6379/1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    # One machine's SQLite: nothing to share.
+    result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
+                    ALLOWED_HOSTS="gin.example.org", SECRET_KEY=secrets.token_urlsafe(50))
+    assert "tournament.W004" not in result.stdout + result.stderr

@@ -50,6 +50,11 @@ class Command(BaseCommand):
             os.environ["CACHE_URL"] = f"filecache://{settings.VAR_DIR / 'cache'}"
             self.stdout.write("The workers share a file cache (set CACHE_URL=redis://… for "
                               "Redis).")
+            if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
+                # The file cache is this machine's: a second server would not see it renewed.
+                self.stdout.write("With another application server on this database, set "
+                                  "CACHE_URL to a Redis both use, and the same SECRET_KEY "
+                                  "(docs/deploy.md; manage.py check --deploy).")
         self.stdout.write(f"Serving on http://{bind}/ with {workers} workers.")
         self.stdout.flush()
         os.environ["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
