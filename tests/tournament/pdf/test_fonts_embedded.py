@@ -14,6 +14,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.conftest import require_part
 from tournament.demo import SLUG, build_demo
 from tournament.models import Player, Round, Stage, Team
 from tournament.pdf import fonts
@@ -112,8 +113,8 @@ def fonts_in(path) -> list[dict[str, str]]:
 @pytest.mark.django_db  # the test database is made (the module's fixture fills it)
 @pytest.mark.parametrize("name", PRINTOUTS)
 def test_every_font_is_embedded(printouts, name):
-    if shutil.which("pdffonts") is None:
-        pytest.skip("pdffonts is not installed (apt-get install poppler-utils)")
+    require_part(shutil.which("pdffonts") is not None,
+                 "pdffonts (apt-get install poppler-utils)")
     rows = fonts_in(printouts[name])
     assert rows, f"{name}: no font at all"
     for row in rows:
@@ -127,8 +128,7 @@ def test_every_font_is_embedded(printouts, name):
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", PRINTOUTS)
 def test_every_printout_is_a_sound_pdf(printouts, name):
-    if shutil.which("qpdf") is None:
-        pytest.skip("qpdf is not installed (apt-get install qpdf)")
+    require_part(shutil.which("qpdf") is not None, "qpdf (apt-get install qpdf)")
     result = subprocess.run(["qpdf", "--check", str(printouts[name])], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
