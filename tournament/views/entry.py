@@ -7,17 +7,18 @@ preview replaces only its own row. Every change goes through the services (``ent
 """
 
 import re
+import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, Match, Player, Round, Table
+from tournament.models import AuditEntry, HandResult, Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
@@ -35,6 +36,7 @@ from tournament.selectors.results import (
 )
 from tournament.selectors.visibility import result_view
 from tournament.services import Actor, ServiceError, commands
+from tournament.services.base import Stale
 from tournament.services.cards import settle_cards
 from tournament.services.devices import bound_table, check_table_for
 from tournament.services.entry import StaleResult, check_may_enter, new_request_token
@@ -131,31 +133,37 @@ def table_entry(request, tournament, pk):
 def hand_save(request, tournament, pk, hand):
     table = _table(request, tournament, pk, hand)
     form = HandResultForm(request.POST, prefix=f"h{hand}")
-    saved = False
+    saved = stale = None
     if form.is_valid():
         try:
-            commands.enter(Actor.from_request(request), table.pk, hand,
-                           form.cards() if form.cards_mode else form.entry(),
-                           seen_version=form.cleaned_data["seen_version"],
-                           request_token=form.cleaned_data["request_token"],
-                           reason=form.cleaned_data["reason"])
+            saved = commands.enter(Actor.from_request(request), table.pk, hand,
+                                   form.cards() if form.cards_mode else form.entry(),
+                                   seen_version=form.cleaned_data["seen_version"],
+                                   request_token=form.cleaned_data["request_token"],
+                                   reason=form.cleaned_data["reason"]).result
         except StaleResult as error:
             form.add_error(None, error.message)
+            stale = error
         except ServiceError as error:
             form.add_service_error(error)
-        else:
-            saved = True
     if request.htmx:
         # Only this hand's row goes back: the rest of the screen stays as it is.
         table = _table(request, tournament, table.pk)  # a correction clears the sign-off
         sheet = table_sheet(table)
         row = sheet.rows[hand - 1]
-        return render(request, "entry/hand_row.html", {
+        response = render(request, "entry/hand_row.html", {
             "tournament": tournament, "table": table, "sheet": sheet, "row": row,
-            "form": _form_for(row) if saved else form, "just_saved": saved,
+            "form": _form_for(row) if saved else form, "just_saved": bool(saved),
             "correcting": is_correction(table.match),
             "entry_refused": _entry_refused(request, table),
         })
+        # For the page's queue of commands not sent yet (entry_queue.js): what came of
+        # this one, without reading the row's words.
+        if saved is not None:
+            response["X-Saved-Version"] = str(saved.version)
+        elif stale is not None:
+            response["X-Stale-Version"] = str(stale.current.version if stale.current else 0)
+        return response
     if saved:
         messages.success(request, _("Hand %(hand)d saved.") % {"hand": hand})
         return redirect("director:table_entry", tournament.slug, table.pk)
@@ -191,16 +199,40 @@ def hand_preview(request, tournament, pk, hand):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_approve(request, tournament, pk, hand, seat):
-    """A player approves the version of the hand the screen showed (``version``)."""
+    """A player approves the version of the hand the screen showed (``version``), or the
+    version a save of this device made (``entry_token``, its request token: an approval
+    queued while the save was not sent yet). JSON for the page's queue."""
     table = _table(request, tournament, pk, hand)
+    version = _posted_number(request, "version")
+    entry_token = request.POST.get("entry_token")
+    if version is None and entry_token:
+        version = (HandResult.objects.filter(table=table, hand=hand,
+                                             request_token=_uuid_or_none(entry_token))
+                   .values_list("version", flat=True).first())
+    wants_json = "application/json" in request.headers.get("Accept", "")
     try:
-        commands.approve(Actor.from_request(request), table.pk, hand, seat,
-                         version=_posted_number(request, "version"),
+        if version is None:
+            raise ServiceError(_("The save this approval was for has not reached the "
+                                 "server: nothing was approved."))
+        commands.approve(Actor.from_request(request), table.pk, hand, seat, version=version,
                          request_token=request.POST.get("request_token"),
                          pin=request.POST.get("pin"))
     except ServiceError as error:
+        if wants_json:
+            return JsonResponse({"ok": False, "error": error.message,
+                                 "stale": isinstance(error, Stale)})
         messages.error(request, error.message)
+    else:
+        if wants_json:
+            return JsonResponse({"ok": True, "version": version})
     return redirect("director:table_entry", tournament.slug, table.pk)
+
+
+def _uuid_or_none(text: str):
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        return None
 
 
 @staff_view(Perm.ENTER_RESULTS)
