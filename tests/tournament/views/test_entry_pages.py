@@ -177,3 +177,45 @@ def test_a_false_knock_typed_with_the_cards_is_refused_not_dropped(client, score
     assert ("a hand with a false knock is entered with the deadwood counts, not the cards"
             in response.content.decode())
     assert not HandResult.objects.exists()
+
+
+def test_a_save_says_in_its_headers_what_came_of_it(client, scorer, tournament, match):
+    """What the page's queue of commands not sent yet reads (entry_queue.js)."""
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    data = fields(page, 1)
+    data.update({"h1-outcome": "gin", "h1-declarer_seat": "2", "h1-opponent_deadwood": "30"})
+    response = client.post(url("hand_save", tournament.slug, table.pk, 1), data,
+                           HTTP_HX_REQUEST="true")
+    assert response["X-Saved-Version"] == "1" and "X-Stale-Version" not in response
+    # The same form again with another token: typed over version 0, now stale.
+    data["h1-request_token"] = "6f1d2c8e-51a4-4d7e-9a43-5a0f3b2c9d10"
+    response = client.post(url("hand_save", tournament.slug, table.pk, 1), data,
+                           HTTP_HX_REQUEST="true")
+    assert response["X-Stale-Version"] == "1" and "X-Saved-Version" not in response
+    data["h1-opponent_deadwood"] = ""
+    response = client.post(url("hand_save", tournament.slug, table.pk, 1), data,
+                           HTTP_HX_REQUEST="true")
+    assert "X-Saved-Version" not in response and "X-Stale-Version" not in response
+
+
+def test_an_approval_names_the_save_it_approves_by_its_request_token(
+        client, scorer, tournament, match):
+    table = match.tables.get(position=1)
+    page = client.get(url("table_entry", tournament.slug, table.pk)).content.decode()
+    data = fields(page, 2)
+    save_token = data["h2-request_token"]
+    data.update({"h2-outcome": "draw"})
+    client.post(url("hand_save", tournament.slug, table.pk, 2), data, HTTP_HX_REQUEST="true")
+    approve = url("hand_approve", tournament.slug, table.pk, 2, 1)
+    answer = client.post(approve, {"entry_token": save_token,
+                                   "request_token": "0b3c6a52-0a9e-4c1c-8d1f-3f2a2d6b7e11"},
+                         HTTP_ACCEPT="application/json").json()
+    assert answer == {"ok": True, "version": 1}
+    assert HandResult.objects.get(table=table, hand=2).approvals.get().seat == 1
+    # A save that never reached the server approves nothing, and says so.
+    answer = client.post(url("hand_approve", tournament.slug, table.pk, 2, 2),
+                         {"entry_token": "9a1e0d7c-2b4f-4e8a-b6c3-1d2e3f4a5b6c",
+                          "request_token": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"},
+                         HTTP_ACCEPT="application/json").json()
+    assert not answer["ok"] and "has not reached the server" in answer["error"]

@@ -45,15 +45,14 @@
 
   function show() {
     const waiting = queue.length;
-    status.hidden = !waiting && !sentSome;
+    let line = waiting
+      ? words(text.notSent, { n: waiting }) + (navigator.onLine ? "" : " " + text.offline)
+      : text.allSent;
+    if (notice) line = notice + " " + (waiting ? line : "");
+    status.hidden = !waiting && !sentSome && !notice;
     status.classList.toggle("pending", waiting > 0);
-    if (waiting) {
-      status.querySelector(".queue-words").textContent =
-        words(text.notSent, { n: waiting }) + (navigator.onLine ? "" : " " + text.offline);
-    } else {
-      status.querySelector(".queue-words").textContent = notice || text.allSent;
-    }
     status.classList.toggle("message-warning", Boolean(notice));
+    status.querySelector(".queue-words").textContent = line.trim();
     status.querySelector("button").hidden = !waiting || sending;
     hands.querySelectorAll(".queued-note").forEach(function (note) { note.remove(); });
     queue.forEach(markRow);
@@ -312,10 +311,22 @@
 
   document.addEventListener("submit", function (event) {
     const form = event.target;
-    if (!hands.contains(form)) return;
+    const page = document.getElementById("main") || document.body;
+    if (!page.contains(form)) return;
     const match = form.action.match(/\/hands\/(\d+)\/(approve\/(\d+)\/)?$/);
-    if (!match) return;
-    if (match[2] && form.querySelector("input[name=pin]")) return;  // never kept
+    const kept = match && hands.contains(form) &&
+      !(match[2] && form.querySelector("input[name=pin]"));  // a PIN is never kept
+    if (!kept) {
+      if (!navigator.onLine) {
+        // A signature or an approval with a PIN needs the server now: leaving the page
+        // for a browser error would lose what is kept.
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        notice = text.needsServer;
+        show();
+      }
+      return;
+    }
     event.preventDefault();
     event.stopImmediatePropagation();  // before htmx: this script sends it
     const hand = Number(match[1]);
