@@ -9,6 +9,8 @@ page's script, a redirect back without it).
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -105,9 +107,7 @@ def _explain(table: Table, typed: str) -> tuple[HandEntry, str]:
         shorthand = parse(typed)
     except RuleError as error:
         raise ServiceError(rule_message(error)) from None
-    entry = HandEntry(shorthand.outcome, shorthand.declarer_seat,
-                      shorthand.declarer_deadwood, shorthand.opponent_deadwood,
-                      shorthand.false_knock_seat, shorthand.false_knock_deadwood)
+    entry = HandEntry(**dataclasses.asdict(shorthand))  # the same figures, field by field
     rules = table.match.round.rules
     score = score_entry(entry, rules)
     first, second = seat_points(score, entry.declarer_seat)

@@ -1,6 +1,5 @@
-"""The daily bulletin (issue 26): the demo with its final still in play, read back with
-pypdf. Built once for the module (the demo takes seconds) inside a transaction that is rolled
-back at the end."""
+"""The daily bulletin (issue 26): the demo with its final still in play (``live_demo``,
+conftest.py), read back with pypdf."""
 
 from __future__ import annotations
 
@@ -8,27 +7,16 @@ import datetime as dt
 import io
 from zoneinfo import ZoneInfo
 
-import pytest
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from pypdf import PdfReader
 
-from tournament.demo import SLUG, build_demo
+from tournament.demo import SLUG
 from tournament.models import Match, Round, Stage, TeamResult, Tournament
 from tournament.selectors.bulletin import bulletin_days, read_bulletin, round_day
 from tournament.selectors.standings import read_stage, tables_of
-
-
-@pytest.fixture(scope="module")
-def live_demo(django_db_setup, django_db_blocker):
-    """The demo event with its final and third-place match in play, entered in part."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        built = build_demo(11, live=True)
-        yield built.tournament
-        transaction.set_rollback(True)
 
 
 def text_of(data: bytes) -> str:

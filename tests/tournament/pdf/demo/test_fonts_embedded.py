@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.conftest import require_part
-from tournament.demo import SLUG, build_demo
+from tournament.demo import SLUG
 from tournament.models import Player, Round, Stage, Team
 from tournament.pdf import fonts
 from tournament.selectors.bulletin import bulletin_days
@@ -59,11 +59,12 @@ def pdf_routes(resolver=None, namespace: str = "") -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def printouts(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Each printout's file, by its name in PRINTOUTS."""
+def printouts(live_demo, django_db_blocker, tmp_path_factory):
+    """Each printout's file, by its name in PRINTOUTS (made in a savepoint of the demo's
+    transaction, rolled back: the names changed here stay here)."""
     folder = tmp_path_factory.mktemp("printouts")
     with django_db_blocker.unblock(), transaction.atomic():
-        tournament = build_demo(17, live=True).tournament
+        tournament = live_demo
         for old, new in LATIN_EXTENDED.items():
             Player.objects.filter(team__tournament=tournament, name=old).update(name=new)
         Team.objects.filter(tournament=tournament, code="GER").update(name="Łódź Őrség")
