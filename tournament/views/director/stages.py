@@ -46,7 +46,9 @@ def _stage_context(request, tournament, stage, **forms):
         "entry_count": len(entries),
         "rounds": stage.rounds.order_by("number"),
         "next_number": next_round_number(stage),
-        "snake_form": forms.get("snake_form") or SnakeGroupsForm(),
+        # The count of groups as allotted last (2 before any allotment).
+        "snake_form": forms.get("snake_form") or SnakeGroupsForm(initial={
+            "group_count": sum(1 for group in groups if group is not None) or 2}),
         # Groups by hand start from the groups as they are now.
         "manual_form": forms.get("manual_form") or ManualGroupsForm(
             tournament=tournament, initial={"groups": _groups_text(groups)}),
