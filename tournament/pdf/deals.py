@@ -53,8 +53,10 @@ class DealSheet(Document):
         for index, deal in enumerate(self.boxes.deals):
             if index % 2 == 0:
                 self.new_page()
+                # Outside the f-string: xgettext does not read into f-strings.
+                secret = _("SECRET until the round is closed")
                 self.text(self.margin, self.height - self.margin + 3 * mm,
-                          f"{self.title} · {_('SECRET until the round is closed')}",
+                          f"{self.title} · {secret}",
                           size=8, colour=0.4)
             top = self.height - self.margin - (index % 2) * half
             self._deal(deal, top, half)

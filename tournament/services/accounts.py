@@ -5,7 +5,7 @@ from __future__ import annotations
 from axes.utils import reset as reset_login_failures
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import StaffRole, Tournament
 from tournament.permissions import Perm, require
@@ -22,7 +22,8 @@ def unlock_account(actor: Actor, tournament: Tournament, username: str) -> int:
     """
     require(actor.user, tournament, Perm.MANAGE_STAFF)
     try:
-        username = clean_text(username, label="user name", max_length=150, required=True)
+        username = clean_text(username, label=gettext_lazy("user name"),
+                              max_length=150, required=True)
     except ValueError as error:
         raise ServiceError(str(error)) from None
     user = get_user_model().objects.filter(username=username).first()

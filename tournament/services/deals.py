@@ -16,7 +16,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring import deals as dealing
 from scoring.rules import DealScope
@@ -79,7 +79,7 @@ def set_public_value(actor: Actor, tournament: Tournament, value: str) -> DealKe
     secret key."""
     require(actor.user, tournament, Perm.VIEW_DEALS)
     try:
-        value = clean_text(value, label="public value", max_length=200, required=True)
+        value = clean_text(value, label=gettext_lazy("public value"), max_length=200, required=True)
     except ValueError as error:
         raise ServiceError(str(error), field_errors={"public_value": [str(error)]}) from None
     with transaction.atomic():
@@ -156,7 +156,7 @@ def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.VIEW_DEALS)
     try:
-        reason = clean_text(reason, label="reason", max_length=500, required=True)
+        reason = clean_text(reason, label=gettext_lazy("reason"), max_length=500, required=True)
     except ValueError as error:
         raise ServiceError(str(error), field_errors={"reason": [str(error)]}) from None
     with transaction.atomic():

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Match, Penalty, Player, Round, Stage, Team
 from tournament.permissions import Perm, require
@@ -69,7 +69,8 @@ def _field_error(field: str, message: str) -> ServiceError:
 
 def _clean_reason(reason: str | None, what: str) -> str:
     try:
-        return clean_text(reason, label="reason", max_length=REASON_LENGTH, required=True)
+        return clean_text(reason, label=gettext_lazy("reason"),
+                          max_length=REASON_LENGTH, required=True)
     except ValueError as error:
         message = f"give the reason for {what}" if "empty" in str(error) else str(error)
         raise _field_error("reason", message) from None

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournament.hashers import PinHasher
 from tournament.models import Player, Table, Tournament
@@ -70,9 +70,9 @@ def venue_time(tournament: Tournament, moment: dt.datetime) -> str:
 
 
 def locked_message(tournament: Tournament, player: Player) -> str:
-    return (f"PIN entry for {player.name} is locked until "
-            f"{venue_time(tournament, player.pin_locked_until)} (venue time); a referee can "
-            "lift it")
+    return (gettext("PIN entry for %(player)s is locked until %(time)s (venue time); a referee "
+                    "can lift it")
+            % {"player": player.name, "time": venue_time(tournament, player.pin_locked_until)})
 
 
 def check_pin(tournament: Tournament, player: Player, pin: str | None, *, table: Table,
@@ -82,7 +82,7 @@ def check_pin(tournament: Tournament, player: Player, pin: str | None, *, table:
     PINs again (and re-hash a PIN made by an older hasher with the PIN hasher)."""
     if is_locked(player):
         raise ServiceError(locked_message(tournament, player),
-                           field_errors={"pin": ["PIN entry is locked"]})
+                           field_errors={"pin": [gettext("PIN entry is locked")]})
     if not (pin or "").strip():
         # Nobody guessed anything: a forgotten PIN field is not counted.
         raise ServiceError(
@@ -132,12 +132,17 @@ def record_wrong_pin(actor: Actor, wrong: WrongPin) -> Player:
                   seat=seat, match=table.match_id,
                   until=player.pin_locked_until.isoformat())
     if player.pin_locked_until is not None:
-        wrong.explain(f"wrong PIN for seat {seat}; " + locked_message(tournament, player))
+        wrong.explain(gettext("wrong PIN for seat %(seat)d; %(locked)s")
+                      % {"seat": seat, "locked": locked_message(tournament, player)})
     else:
         left = tournament.pin_attempts - player.pin_failures
-        wrong.explain(f"wrong PIN for seat {seat}; after {left} more wrong "
-                      f"PIN{'s' if left != 1 else ''} PIN entry for {player.name} is locked "
-                      f"for {tournament.pin_lockout_minutes} minutes")
+        wrong.explain(ngettext(
+            "wrong PIN for seat %(seat)d; after %(left)d more wrong PIN, PIN entry for "
+            "%(player)s is locked for %(minutes)d minutes",
+            "wrong PIN for seat %(seat)d; after %(left)d more wrong PINs, PIN entry for "
+            "%(player)s is locked for %(minutes)d minutes", left)
+            % {"seat": seat, "left": left, "player": player.name,
+               "minutes": tournament.pin_lockout_minutes})
     return player
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
@@ -55,7 +55,8 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     try:
-        reason = clean_text(override_reason, label="reason", max_length=500, required=False)
+        reason = clean_text(override_reason, label=gettext_lazy("reason"),
+                            max_length=500, required=False)
     except ValueError as error:
         raise ServiceError(str(error)) from None
     with transaction.atomic():

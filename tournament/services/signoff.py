@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.match import plays_extra_hands
 from tournament.models import Match, Round, Table, TableSignature
@@ -85,7 +85,7 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
 def correction_reason(reason: str) -> str:
     """The reason a correction must give, cleaned; refused when there is none."""
     try:
-        return clean_text(reason, label="reason", max_length=500, required=True)
+        return clean_text(reason, label=gettext_lazy("reason"), max_length=500, required=True)
     except ValueError:
         raise ServiceError(
             gettext("a correction after sign-off needs a reason"),

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Role, StaffRole, Tournament
 from tournament.permissions import Perm, forget_cached_roles, require
@@ -30,7 +30,8 @@ def _clean_username(username: str | None) -> str:
     user names NFKC-normalised, so the lookup uses that form too ("ﬁona" is "fiona").
     """
     try:
-        username = clean_text(username, label="user name", max_length=150, required=True)
+        username = clean_text(username, label=gettext_lazy("user name"),
+                              max_length=150, required=True)
     except ValueError as error:
         raise ServiceError(str(error), field_errors={"username": [str(error)]}) from None
     username = get_user_model().normalize_username(username)

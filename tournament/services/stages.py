@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Group, Stage, StageTeam, Team, Tournament
 from tournament.permissions import Perm, require
@@ -67,7 +67,7 @@ def create_stage(
 ) -> Stage:
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     try:
-        name = clean_text(name, label="stage name", max_length=60, required=True)
+        name = clean_text(name, label=gettext_lazy("stage name"), max_length=60, required=True)
     except ValueError as error:
         raise ServiceError(str(error)) from None
     if kind not in Stage.Kind.values:

@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.models import Tournament
 from tournament.permissions import Perm, require
@@ -57,8 +58,8 @@ def _decode(data: bytes) -> str:
         line = data[: error.start].count(b"\n") + 1
         raise _FileProblem(Problem(
             line,
-            f"byte 0x{data[error.start]:02x} is not UTF-8 text; save the file as "
-            "'CSV UTF-8' and import it again",
+            gettext("byte 0x%(byte)02x is not UTF-8 text; save the file as 'CSV UTF-8' "
+                    "and import it again") % {"byte": data[error.start]},
         )) from None
 
 
@@ -75,7 +76,8 @@ def read_team_csv(data: bytes) -> ImportReport:
     """Parse the file into team entries and problems, without touching the database."""
     report = ImportReport()
     if len(data) > MAX_FILE_BYTES:
-        report.problems.append(Problem(1, f"the file is larger than {MAX_FILE_BYTES:,} bytes"))
+        report.problems.append(Problem(1, gettext("the file is larger than %(limit)s bytes")
+                                       % {"limit": f"{MAX_FILE_BYTES:,}"}))
         return report
     try:
         text = _decode(data)
@@ -84,10 +86,11 @@ def read_team_csv(data: bytes) -> ImportReport:
         return report
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        report.problems.append(Problem(line, "contains a NUL character; is this a CSV file?"))
+        report.problems.append(Problem(
+            line, gettext("contains a NUL character; is this a CSV file?")))
         return report
     if not text.strip():
-        report.problems.append(Problem(1, "the file is empty"))
+        report.problems.append(Problem(1, gettext("the file is empty")))
         return report
 
     first_line = text.splitlines()[0]
@@ -98,12 +101,15 @@ def read_team_csv(data: bytes) -> ImportReport:
     missing = [f for f in REQUIRED_TEAM_FIELDS if f not in header]
     repeated = sorted({h for h in header if header.count(h) > 1})
     if unknown:
-        report.problems.append(Problem(1, f"unknown column(s): {', '.join(unknown)}; "
-                                          f"allowed: {', '.join(TEAM_FIELDS)}"))
+        report.problems.append(Problem(1, gettext(
+            "unknown column(s): %(unknown)s; allowed: %(allowed)s")
+            % {"unknown": ", ".join(unknown), "allowed": ", ".join(TEAM_FIELDS)}))
     if missing:
-        report.problems.append(Problem(1, f"missing column(s): {', '.join(missing)}"))
+        report.problems.append(Problem(1, gettext("missing column(s): %(columns)s")
+                                       % {"columns": ", ".join(missing)}))
     if repeated:
-        report.problems.append(Problem(1, f"column(s) given twice: {', '.join(repeated)}"))
+        report.problems.append(Problem(1, gettext("column(s) given twice: %(columns)s")
+                                       % {"columns": ", ".join(repeated)}))
     if report.problems:
         return report
 
@@ -115,7 +121,8 @@ def read_team_csv(data: bytes) -> ImportReport:
                 continue
             if len(values) > len(header):
                 report.problems.append(Problem(
-                    start, f"{len(values)} values but the header has {len(header)} columns"))
+                    start, gettext("%(values)d values but the header has %(columns)d columns")
+                    % {"values": len(values), "columns": len(header)}))
                 continue
             raw = dict(zip(header, values, strict=False))
             try:
@@ -123,12 +130,14 @@ def read_team_csv(data: bytes) -> ImportReport:
             except TeamEntryError as error:
                 report.problems.append(Problem(start, error.message))
             if len(report.teams) > MAX_TEAMS:
-                report.problems.append(Problem(start, f"more than {MAX_TEAMS} teams in one file"))
+                report.problems.append(Problem(
+                    start, gettext("more than %(limit)d teams in one file") % {"limit": MAX_TEAMS}))
                 break
     except csv.Error as error:
-        report.problems.append(Problem(reader.line_num, f"cannot read the CSV: {error}"))
+        report.problems.append(Problem(
+            reader.line_num, gettext("cannot read the CSV: %(error)s") % {"error": error}))
     if not report.teams and not report.problems:
-        report.problems.append(Problem(1, "the file has a header but no teams"))
+        report.problems.append(Problem(1, gettext("the file has a header but no teams")))
     return report
 
 

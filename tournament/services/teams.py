@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Player, Round, RoundEntry, Team, Tournament
 from tournament.models.team import TEAM_CODE_PATTERN
@@ -24,10 +24,11 @@ TEAM_FIELDS = (
 )
 REQUIRED_TEAM_FIELDS = ("code", "name", "player1", "player2")
 _LABELS = {
-    "code": "team code", "name": "team name", "country": "country or club", "seed": "seed",
-    "player1": "player 1", "player1_id": "federation id of player 1",
-    "player2": "player 2", "player2_id": "federation id of player 2",
-    "reserve": "reserve", "reserve_id": "federation id of the reserve",
+    "code": gettext_lazy("team code"), "name": gettext_lazy("team name"),
+    "country": gettext_lazy("country or club"), "seed": gettext_lazy("seed"),
+    "player1": gettext_lazy("player 1"), "player1_id": gettext_lazy("federation id of player 1"),
+    "player2": gettext_lazy("player 2"), "player2_id": gettext_lazy("federation id of player 2"),
+    "reserve": gettext_lazy("reserve"), "reserve_id": gettext_lazy("federation id of the reserve"),
 }
 _MAX_LENGTH = {
     "code": 10, "name": 100, "country": 100, "seed": 6,
@@ -76,7 +77,8 @@ def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
     code = values.get("code", "").upper()
     if code and not re.fullmatch(TEAM_CODE_PATTERN, code):
         errors.setdefault("code", []).append(
-            f"team code {code!r} must be 1 to 10 letters, digits or hyphens"
+            gettext("team code %(code)s must be 1 to 10 letters, digits or hyphens")
+            % {"code": repr(code)}
         )
     seed = None
     if values.get("seed"):
@@ -84,20 +86,22 @@ def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
         if seed is None or seed < 1:
             seed = None
             errors.setdefault("seed", []).append(
-                f"seed {values['seed']!r} is not a whole number of 1 or more "
-                "written with the digits 0-9"
+                gettext("seed %(seed)s is not a whole number of 1 or more written with the "
+                        "digits 0-9") % {"seed": repr(values["seed"])}
             )
     if values.get("reserve_id") and not values.get("reserve"):
-        errors.setdefault("reserve", []).append("a reserve federation id needs the reserve's name")
+        errors.setdefault("reserve", []).append(
+            gettext("a reserve federation id needs the reserve's name"))
 
     if not errors:
         names = [values["player1"], values["player2"], values["reserve"]]
         if len({n.casefold() for n in names if n}) < len([n for n in names if n]):
-            errors.setdefault("player2", []).append("the same player is named twice in the team")
+            errors.setdefault("player2", []).append(
+                gettext("the same player is named twice in the team"))
         ids = [values[f] for f in ("player1_id", "player2_id", "reserve_id") if values[f]]
         if len(set(ids)) < len(ids):
             errors.setdefault("player2_id", []).append(
-                "the same federation id is given twice in the team"
+                gettext("the same federation id is given twice in the team")
             )
     if errors:
         message = "; ".join(m for ms in errors.values() for m in ms)
@@ -144,14 +148,17 @@ def find_conflicts(
     for entry in entries:
         found = []
         if entry.code in taken_codes:
-            found.append(f"team code {entry.code} is already used")
+            found.append(gettext("team code %(code)s is already used") % {"code": entry.code})
         if entry.name.casefold() in taken_names:
-            found.append(f"team name {entry.name!r} is already used")
+            found.append(gettext("team name %(name)s is already used")
+                         % {"name": repr(entry.name)})
         if entry.seed is not None and entry.seed in taken_seeds:
-            found.append(f"seed {entry.seed} is already given to another team")
+            found.append(gettext("seed %(seed)d is already given to another team")
+                         % {"seed": entry.seed})
         for player in entry.everyone:
             if player.federation_id and player.federation_id in taken_ids:
-                found.append(f"federation id {player.federation_id} is already registered")
+                found.append(gettext("federation id %(id)s is already registered")
+                             % {"id": player.federation_id})
         problems.append(found)
         taken_codes.add(entry.code)
         taken_names.add(entry.name.casefold())

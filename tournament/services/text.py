@@ -9,6 +9,8 @@ naming the character by its code point rather than stored (docs/formats.md).
 
 import unicodedata
 
+from django.utils.translation import gettext, gettext_lazy
+
 # Characters that change the direction text is shown in (Unicode bidi controls, marks and
 # isolates): "\u202egniR" is stored one way and read the other.
 _DIRECTION_CHARACTERS = frozenset(
@@ -18,34 +20,43 @@ _LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85")
 # Letters by category that show nothing: the Hangul fillers.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 
+# "%(label)s contains a line break (U+000A)": the label and the code point are filled in.
+_LINE_BREAK = gettext_lazy("%(label)s contains a line break (U+%(code)s)")
+_CONTROL = gettext_lazy("%(label)s contains a control character (U+%(code)s)")
+_DIRECTION = gettext_lazy("%(label)s contains an invisible text-direction character "
+                          "(U+%(code)s)")
+_INVISIBLE = gettext_lazy("%(label)s contains an invisible character (U+%(code)s)")
 
-def _problem(ch: str) -> str | None:
+
+def _problem(ch: str):
     """What is wrong with one character in a name, or None when it may stay."""
     category = unicodedata.category(ch)
     if ch in _LINE_BREAKS or category in ("Zl", "Zp"):
-        return "a line break"
+        return _LINE_BREAK
     if category == "Cc":
-        return "a control character"
+        return _CONTROL
     if ch in _DIRECTION_CHARACTERS:
-        return "an invisible text-direction character"
+        return _DIRECTION
     if category == "Cf" or ch in _BLANK_LETTERS:
-        return "an invisible character"
+        return _INVISIBLE
     return None
 
 
 def clean_text(value: str | None, *, label: str, max_length: int, required: bool) -> str:
-    """Return the value stripped and NFC-normalised, or raise ValueError naming the label."""
+    """Return the value stripped and NFC-normalised, or raise ValueError naming the label
+    (a translatable name such as ``gettext_lazy("team name")``), in the reader's language."""
     text = unicodedata.normalize("NFC", (value or "").strip())
     if "\x00" in text:
-        raise ValueError(f"{label} contains a NUL character")
+        raise ValueError(gettext("%(label)s contains a NUL character") % {"label": label})
     for ch in text:
         problem = _problem(ch)
         if problem:
-            raise ValueError(f"{label} contains {problem} (U+{ord(ch):04X})")
+            raise ValueError(str(problem) % {"label": label, "code": f"{ord(ch):04X}"})
     if required and not text:
-        raise ValueError(f"{label} is empty")
+        raise ValueError(gettext("%(label)s is empty") % {"label": label})
     if len(text) > max_length:
-        raise ValueError(f"{label} is longer than {max_length} characters")
+        raise ValueError(gettext("%(label)s is longer than %(limit)d characters")
+                         % {"label": label, "limit": max_length})
     return text
 
 

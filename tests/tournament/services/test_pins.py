@@ -72,7 +72,7 @@ def test_production_settings_know_the_pin_hasher_and_keep_passwords_strong():
 def test_a_wrong_pin_in_the_service_is_counted_and_refused(director_actor, result):
     player = seat1(result)
     set_player_pin(director_actor, player, "2468")
-    with pytest.raises(WrongPin, match=r"after 4 more wrong PINs PIN entry for .* is locked"):
+    with pytest.raises(WrongPin, match=r"after 4 more wrong PINs, PIN entry for .* is locked"):
         approve_hand(director_actor, result, 1, pin="1111")
     player.refresh_from_db()
     assert player.pin_failures == 1
