@@ -275,6 +275,9 @@ def standings_rows(table) -> list[dict]:
     return rows
 
 
+# The first character of every CSV download (U+FEFF, written as the bytes EF BB BF).
+BYTE_ORDER_MARK = "\ufeff"
+
 # Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -295,6 +298,11 @@ class SpreadsheetExport(TableExport):
         return safe
 
     def export(self):
+        if self.format == self.CSV:
+            # UTF-8 with a byte-order mark: Excel on Windows reads a CSV without one in the
+            # machine's ANSI code page and shows Chinese names as mojibake. Python reads it
+            # back with encoding="utf-8-sig", as the team import does.
+            return BYTE_ORDER_MARK + super().export()
         if self.format != self.XLSX:
             return super().export()
         from openpyxl import Workbook

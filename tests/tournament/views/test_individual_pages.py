@@ -91,7 +91,7 @@ def test_csv_and_xlsx_downloads(login, tournament, played):
     response = client.get(url("stage_individual_download", tournament.slug, stage.pk, "csv",
                               query="?min=1"))
     assert response["Content-Disposition"].endswith('-individual-swiss-min-1.csv"')
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == [
         "#", "Player", "Federation id", "Team code", "Team", "Hands", "Points",
         "Per hand", "Gins", "Big Gins", "Knocks won", "Undercuts won",

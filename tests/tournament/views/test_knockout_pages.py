@@ -162,7 +162,7 @@ def page_places(client, slug):
 
 def csv_places(client, slug):
     response = client.get(reverse("public:final_ranking_export", args=[slug, "csv"]))
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["#", "Code", "Team", "Decided by"]
     return [(int(row[0]) if row[0] else None, row[1]) for row in rows[1:]]
 
@@ -181,7 +181,7 @@ def screen_podium(client, slug):
 
 def staff_places(client, slug):
     response = client.get(reverse("director:final_ranking_download", args=[slug, "csv"]))
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     return [(int(row[0]) if row[0] else None, row[1]) for row in rows[1:]]
 
 

@@ -143,7 +143,7 @@ def test_final_ranking_page_and_downloads(director, tournament, event):
     page = words(director.get(url("final_ranking", tournament.slug)))
     assert "won the final" in page and "did not qualify" in page
     response = director.get(url("final_ranking_download", tournament.slug, "csv"))
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["#", "Code", "Team", "Decided by", "Stage before", "Match points",
                        "Small points"]
     assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 9)]

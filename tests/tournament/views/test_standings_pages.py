@@ -172,7 +172,8 @@ def test_csv_download_has_every_value_and_defuses_formulas(director, tournament,
     response = director.get(url("standings_download", tournament.slug, in_play.pk, "csv"))
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert response.content.startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["#", "Code", "Team", "Played", "Match points", "Small points", "Wins",
                        "Gins", "Match points deducted", "Small points deducted",
                        "Provisional", "Ahead of the next by", "Criterion"]
@@ -228,7 +229,7 @@ def test_group_pages_after_round_and_links(director, tournament, group_event):
     csv_after = director.get(url("group_standings_download", tournament.slug, stage.pk,
                                  group.pk, "csv", query="?after=1"))
     assert "after-round-1" in csv_after["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(csv_after.content.decode())))
+    rows = list(csv.reader(io.StringIO(csv_after.content.decode("utf-8-sig"))))
     assert {row[4] for row in rows[1:]} == {"1"}  # played
     assert director.get(url("standings_download", tournament.slug, stage.pk,
                             "doc")).status_code == 404
