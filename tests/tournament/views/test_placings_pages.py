@@ -129,7 +129,10 @@ def test_creating_a_knockout_with_its_qualification(director, tournament, event)
 
 def test_final_ranking_page_before_and_after_the_final(director, tournament, event):
     event(2, 4, seed=True)
-    page = words(director.get(url("final_ranking", tournament.slug)))
+    response = director.get(url("final_ranking", tournament.slug))
+    page = words(response)
+    # No download offered before the ranking is final (it would answer 404).
+    assert "final-ranking.csv" not in response.content.decode()
     assert "Still missing:" in page and "Semi-finals of Knockout is not drawn yet." in page
     # The teams that did not qualify are placed already (5 to 8); the seeds still play.
     assert page.count("still playing") == 4 and page.count("did not qualify; by group place") == 4

@@ -5,6 +5,7 @@ follows the team standings (``views.director.standings.sees_provisional``)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournament.permissions import Perm
 from tournament.selectors.individual import individual
@@ -50,7 +51,7 @@ def individual_download(request, tournament, kind, pk=None):
     standings = _read(request, tournament, pk)
     name = slugify(standings.stage.name) if standings.stage else "all-stages"
     export = SpreadsheetExport(kind, IndividualTable(individual_rows(standings)),
-                               dataset_kwargs={"title": "Individual standings"})
+                               dataset_kwargs={"title": _("Individual standings")})
     suffix = f"-min-{standings.minimum_hands}" if standings.minimum_hands else ""
     return export.response(
         filename=f"{slugify(tournament.slug)}-individual-{name}{suffix}.{kind}")

@@ -140,5 +140,5 @@ def final_ranking_download(request, tournament, kind):
     if not ranking.is_final:
         raise Http404("the final ranking is not final yet")
     export = SpreadsheetExport(kind, FinalRankingTable(final_rows(ranking)),
-                               dataset_kwargs={"title": "Final ranking"})
+                               dataset_kwargs={"title": _("Final ranking")})
     return export.response(filename=f"{slugify(tournament.slug)}-final-ranking.{kind}")

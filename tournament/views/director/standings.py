@@ -135,7 +135,7 @@ def standings_download(request, tournament, pk, kind, group_pk=None):
                     filename)
     rows = [row for table in tables for row in standings_rows(table)]
     table = StandingsTable(rows, exclude=() if any(t.group for t in tables) else ("group",))
-    export = SpreadsheetExport(kind, table, dataset_kwargs={"title": "Standings"})
+    export = SpreadsheetExport(kind, table, dataset_kwargs={"title": _("Standings")})
     return export.response(filename=f"{filename}.{kind}")
 
 
