@@ -83,13 +83,25 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
     return round_
 
 
-def start_round(actor: Actor, round_: Round) -> Round:
-    """Play starts: results may now be entered; line-ups are fixed."""
+def start_round(actor: Actor, round_: Round, *, deals_elsewhere: bool | None = None) -> Round:
+    """Play starts: results may now be entered; line-ups are fixed.
+
+    A round whose deals were not made here is played on boxes dealt elsewhere (by hand, by
+    another program). ``deals_elsewhere`` is the director's answer to that question on the
+    round page: False refuses to start a round without deals, True starts it (the audit
+    entry says so); None, for code that starts rounds by itself (the demo, the tests, the
+    benchmarks, which enter results by their counts), does not ask."""
     tournament = round_.stage.tournament
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
     with transaction.atomic():
         round_ = _locked(round_)
         _expect(round_, Round.Status.PUBLISHED, doing=gettext("start play"))
+        without_deals = not round_.deals.exists()
+        if without_deals and deals_elsewhere is False:
+            raise ServiceError(gettext(
+                "%(round)s has no deals yet. Make them first (Deals and boxes), or confirm "
+                "that the boxes are dealt elsewhere, by hand or by another program.")
+                % {"round": round_.label})
         _refuse_disqualified_players(round_)
         round_.status = Round.Status.IN_PLAY
         round_.started_at = timezone.now()
@@ -97,8 +109,9 @@ def start_round(actor: Actor, round_: Round) -> Round:
         write_bye_results(round_)  # the draw is fixed from now on
         for match in round_.matches.exclude(forfeited_by=None):  # defaulted before play
             write_match_results(match)
-        audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}",
-              round=round_.pk)
+        audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}"
+              + (" without deals (the boxes dealt elsewhere)" if without_deals else ""),
+              round=round_.pk, without_deals=without_deals)
     return round_
 
 

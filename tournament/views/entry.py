@@ -275,6 +275,10 @@ def match_page(request, tournament, pk):
         "may_record_penalty": may_record_penalty,
         "penalties": match_penalties(match) if may_record_penalty else [],
         "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
+        # "(false knock at 23)" explained below the tables, when a result shown says it.
+        "false_knock_note": any(row.result is not None
+                                and row.result.false_knock_deadwood is not None
+                                for _table, sheet in sheets for row in sheet.rows),
         "tied_knockout": may_sign_off and tied_knockout(match),
         # What a sign-off names: the match as this page shows it.
         "revision": shown_revision(match, [t.table for t in plan.tables]),

@@ -3,11 +3,20 @@
 line appears, the time zone field."""
 
 import re
+import uuid
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
-from tournament.models import Stage
+from tournament.models import AuditEntry, Round, Stage, Tournament
+from tournament.services import ServiceError
+from tournament.services.deals import generate_deals
+from tournament.services.draw import generate_round
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
 
 
 def url(name, *args):
@@ -60,3 +69,133 @@ def test_groups_typed_by_hand_set_the_count_too(client, director, tournament, te
     assert 'value="4"' in re.search(r'<input[^>]*name="group_count"[^>]*>',
                                     response.content.decode()).group(0)
     assert stage.groups.count() == 3
+
+
+# "Start play" before the deals exist -------------------------------------------------------
+
+@pytest.fixture
+def published(director_actor, tournament, teams):
+    """Round 1 of a Swiss stage of four teams, published, no deals made."""
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(director_actor, stage, teams(4))
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    return round_
+
+
+def start_entries(round_):
+    return list(AuditEntry.objects.filter(action="round.start", data__round=round_.pk))
+
+
+def test_start_play_without_deals_asks_for_a_confirmation(client, director, tournament,
+                                                          published):
+    page = client.get(url("round_detail", tournament.slug, published.pk)).content.decode()
+    form = re.search(r'<form[^>]*class="start-without-deals".*?</form>', page, re.S).group(0)
+    assert "This round has no deals" in form
+    assert url("round_deals", tournament.slug, published.pk) in form  # make them first
+    assert re.search(r'<input type="checkbox" name="deals_elsewhere" id="id_deals_elsewhere" '
+                     r'required aria-describedby="no-deals-note">', form)
+    assert '<label class="choice" for="id_deals_elsewhere">' in form
+    assert "dealt elsewhere (by hand or by another program)" in form
+    # Sent without the tick (no browser checks it here): refused, nothing started.
+    response = client.post(url("round_start", tournament.slug, published.pk), follow=True)
+    assert "has no deals yet" in text(response)
+    published.refresh_from_db()
+    assert published.status == Round.Status.PUBLISHED and not start_entries(published)
+    # With the tick: play starts, and the audit log says it started without deals.
+    response = client.post(url("round_start", tournament.slug, published.pk),
+                           {"deals_elsewhere": "on"}, follow=True)
+    assert "Play has started in Round 1." in text(response)
+    published.refresh_from_db()
+    assert published.status == Round.Status.IN_PLAY
+    [entry] = start_entries(published)
+    assert entry.data["without_deals"] is True
+
+
+def test_start_play_with_deals_asks_nothing(client, director, director_actor, tournament,
+                                            published):
+    generate_deals(director_actor, published)
+    page = client.get(url("round_detail", tournament.slug, published.pk)).content.decode()
+    assert "start-without-deals" not in page and "deals_elsewhere" not in page
+    assert "This round has no deals" not in page
+    assert ">Start play</button>" in page
+    response = client.post(url("round_start", tournament.slug, published.pk), follow=True)
+    assert "Play has started in Round 1." in text(response)
+    published.refresh_from_db()
+    assert published.status == Round.Status.IN_PLAY
+    [entry] = start_entries(published)
+    assert entry.data["without_deals"] is False
+
+
+def test_the_service_refuses_a_round_without_deals_unless_told(director_actor, published):
+    with pytest.raises(ServiceError, match="has no deals yet"):
+        start_round(director_actor, published, deals_elsewhere=False)
+    published.refresh_from_db()
+    assert published.status == Round.Status.PUBLISHED
+    start_round(director_actor, published, deals_elsewhere=True)
+    published.refresh_from_db()
+    assert published.status == Round.Status.IN_PLAY
+
+
+def test_code_that_starts_rounds_by_itself_is_not_asked(director_actor, published):
+    start_round(director_actor, published)
+    published.refresh_from_db()
+    assert published.status == Round.Status.IN_PLAY
+
+
+# The false knock explained where its line appears -------------------------------------------
+
+NOTE = "What “false knock at N” means:"
+
+
+@pytest.fixture
+def in_play(round_in_play, tournament):
+    """A match in play, live results public (every result shown as entered)."""
+    tournament.live_results = Tournament.LiveResults.LIVE
+    tournament.save()
+    round_ = round_in_play(4, hands=4)
+    return round_.matches.order_by("number").first()
+
+
+def enter(actor, match, hand, entry, *, table=1):
+    return record_hand_result(actor, match.tables.get(position=table), hand, entry,
+                              seen_version=0, request_token=uuid.uuid4())
+
+
+def match_pages(client, tournament, match):
+    staff = client.get(url("match_page", tournament.slug, match.pk)).content.decode()
+    public = Client().get(reverse("public:match", args=[tournament.slug, match.pk]))
+    assert public.status_code == 200
+    return staff, public.content.decode()
+
+
+def test_a_false_knock_is_explained_on_the_match_pages(client, director, director_actor,
+                                                       tournament, in_play):
+    enter(director_actor, in_play, 1, HandEntry("knock", 1, 4, 12))
+    enter(director_actor, in_play, 2, HandEntry("gin", 2, None, 30), table=2)
+    for page in match_pages(client, tournament, in_play):
+        assert "Knock 4 vs 12" in page and "Gin vs 30" in page
+        assert NOTE not in page and "false-knock-note" not in page
+    # Seat 2 false-knocked with 23; seat 1 then knocked with 3.
+    enter(director_actor, in_play, 2, HandEntry("knock", 1, 3, 23, false_knock_seat=2,
+                                                false_knock_deadwood=23))
+    for page in match_pages(client, tournament, in_play):
+        assert "Knock 3 vs 23: 15 + 20 = 35 (false knock at 23)" in page
+        note = re.search(r'<p class="note false-knock-note" id="false-knock-note">(.*?)</p>',
+                         page, re.S).group(1)
+        assert NOTE in note and "more deadwood than the knock limit (10)" in note
+        assert "fixed at N" in note and "draw: 0 for both" in note
+        assert page.count('href="#false-knock-note"') == 1  # from its line
+        assert "What a false knock is" in page
+
+
+def test_the_note_never_tells_of_a_false_knock_held_back(client, director, director_actor,
+                                                         tournament, in_play):
+    tournament.live_results = Tournament.LiveResults.CLOSED
+    tournament.save()
+    enter(director_actor, in_play, 1, HandEntry("draw", false_knock_seat=1,
+                                                false_knock_deadwood=17))
+    staff, public = match_pages(client, tournament, in_play)
+    assert "Draw: 0 (stock exhausted; false knock at 17)" in staff and NOTE in staff
+    assert "false knock" not in public.lower() and NOTE not in public

@@ -75,6 +75,8 @@ def _render_round(request, tournament, round_, **extra):
         # The draw is public, but nobody outside the staff sees it yet.
         "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
         "bindings": round_bindings(round_) if round_.status != Round.Status.DRAFT else [],
+        # "Start play" asks first when the boxes cannot come from this application.
+        "has_deals": round_.status != Round.Status.PUBLISHED or round_.deals.exists(),
     }
     context.update(extra)
     return render(request, "director/round_detail.html", context)
@@ -118,9 +120,12 @@ def round_publish(request, tournament, pk):
 @staff_view(Perm.MANAGE_ROUNDS)
 @require_POST
 def round_start(request, tournament, pk):
+    """Start play. A round without deals asks first whether its boxes are dealt elsewhere
+    (the box on the round page); without that tick the service refuses it."""
     round_ = _round(tournament, pk)
     try:
-        start_round(Actor.from_request(request), round_)
+        start_round(Actor.from_request(request), round_,
+                    deals_elsewhere=request.POST.get("deals_elsewhere") == "on")
     except ServiceError as error:
         messages.error(request, error.message)
     else:

@@ -46,9 +46,13 @@ def match_page(request, tournament, pk):
     views = public_views([match.round], tournament=tournament)
     view = views.of(match.round_id)
     line = match_lines(Match.objects.filter(pk=match.pk), views)[0]
+    sheet = match_sheet(match, view)
     return render_public(request, tournament, "public/match.html", {
-        "match": match, "round": match.round, "line": line,
-        "sheet": match_sheet(match, view),
+        "match": match, "round": match.round, "line": line, "sheet": sheet,
+        # "(false knock at 23)" explained below the table, when a result shown says it.
+        "false_knock_note": any(cell.result is not None
+                                and cell.result.false_knock_deadwood is not None
+                                for hand in sheet.hands for cell in hand.tables),
         "penalties": [p for p in match_penalties(match) if p.is_active]
         if tournament.public_penalties else [],
     }, active="rounds")
