@@ -2,12 +2,14 @@
 
 from django import forms
 from django.db import models
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import Tiebreak
 from scoring.hand import MAX_DEADWOOD
 from tournament.models import Player, Role, Stage, Team, Tournament
+from tournament.models.tournament import time_zone_names, validate_time_zone
 from tournament.services import ServiceError
 from tournament.services.stages import MAX_GROUPS
 from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_entry
@@ -43,6 +45,54 @@ class WholeNumberField(forms.IntegerField):
         return number
 
 
+# The time zone field: the IANA names grouped by their region (the part before the first
+# "/"); the other names (UTC's aliases, Etc/GMT+5, US/Eastern, …) come last.
+TIME_ZONE_REGIONS = {
+    "Africa": pgettext_lazy("time zone region", "Africa"),
+    "America": pgettext_lazy("time zone region", "America"),
+    "Antarctica": pgettext_lazy("time zone region", "Antarctica"),
+    "Arctic": pgettext_lazy("time zone region", "Arctic"),
+    "Asia": pgettext_lazy("time zone region", "Asia"),
+    "Atlantic": pgettext_lazy("time zone region", "Atlantic Ocean"),
+    "Australia": pgettext_lazy("time zone region", "Australia"),
+    "Europe": pgettext_lazy("time zone region", "Europe"),
+    "Indian": pgettext_lazy("time zone region", "Indian Ocean"),
+    "Pacific": pgettext_lazy("time zone region", "Pacific Ocean"),
+}
+
+
+def time_zone_choices() -> list:
+    """UTC first, then an option group per region ("Europe": Paris, … ; the place's name
+    without the region, "_" as a space, so that typing a city's first letters in the list
+    finds it), then the other names as they are."""
+    regions: dict[str, list] = {region: [] for region in TIME_ZONE_REGIONS}
+    others = []
+    for name in sorted(time_zone_names()):
+        region, _slash, place = name.partition("/")
+        if region in regions:
+            regions[region].append((name, place.replace("_", " ")))
+        elif name != "UTC":
+            others.append((name, name))
+    return [("UTC", "UTC"),
+            *((TIME_ZONE_REGIONS[region], zones) for region, zones in regions.items() if zones),
+            (pgettext_lazy("time zone region", "Other names"), others)]
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A venue's time zone, chosen from the IANA names grouped by region (a filter above
+    the list and the browser's own zone come from ``static/tournament/time_zone.js``; the
+    list works without it). The value is checked by ``validate_time_zone``, as the
+    tournament file's is."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=time_zone_choices, **kwargs)
+
+    def validate(self, value):
+        forms.Field.validate(self, value)  # required
+        if value not in self.empty_values:
+            validate_time_zone(value)
+
+
 class ServiceErrorsMixin:
     """Show a ServiceError from a service next to the fields it names."""
 
@@ -61,6 +111,11 @@ _TOURNAMENT_FIELDS = [f for f in EDITABLE_FIELDS if f != "tiebreak_order"]
 
 
 class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
+    time_zone = TimeZoneField(
+        label=capfirst(Tournament._meta.get_field("time_zone").verbose_name),
+        help_text=_("Every time on the pages, the printouts and the downloads is shown in "
+                    "it."))
+
     class Meta:
         model = Tournament
         fields = _TOURNAMENT_FIELDS

@@ -27,7 +27,6 @@ import datetime as dt
 import json
 import re
 import uuid
-import zoneinfo
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -64,6 +63,7 @@ from tournament.models import (
 )
 from tournament.models.fields import keeping_given_times
 from tournament.models.staff import Role
+from tournament.models.tournament import validate_time_zone
 from tournament.permissions import forget_cached_roles
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.hands import HandEntry, score_entry, seat_points
@@ -469,8 +469,10 @@ class _Checker:
                 dt.date.fromisoformat(t[name])
             except ValueError:
                 self.error(["tournament", name], f"{t[name]} is not a date")
-        if t["time_zone"] not in zoneinfo.available_timezones():
-            self.error(["tournament", "time_zone"], f"{t['time_zone']} is not a time zone")
+        try:
+            validate_time_zone(t["time_zone"])  # as the settings page checks it
+        except ValidationError as error:
+            self.error(["tournament", "time_zone"], error.messages[0])
         self.times(t, ["tournament"])
         if self.errors:
             return

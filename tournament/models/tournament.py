@@ -1,5 +1,6 @@
 """The tournament and its rule settings."""
 
+import functools
 import zoneinfo
 
 from django.conf import settings
@@ -34,8 +35,26 @@ def _default_time_zone() -> str:
     return settings.TIME_ZONE
 
 
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    """Every name of the IANA time zone database this machine knows
+    (``zoneinfo.available_timezones()``, read once)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
 def _time_zones():
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+    return [(name, name) for name in sorted(time_zone_names())]
+
+
+def validate_time_zone(value: str) -> None:
+    """A venue's time zone is a name of the IANA database. The one check of every door: the
+    settings page (``forms.TimeZoneField``) and the tournament file (``exchange``); the
+    model's choices are the same names."""
+    if value not in time_zone_names():
+        raise ValidationError(
+            _("“%(value)s” is not a time zone. Give a name of the IANA time zone database, "
+              "such as Europe/Paris or Asia/Shanghai."),
+            code="invalid_time_zone", params={"value": str(value)[:64]})
 
 
 def validate_tiebreak_order(value: str) -> None:

@@ -2,13 +2,17 @@
 "Allot groups", "Start play" before the deals exist, the false knock explained where its
 line appears, the time zone field."""
 
+import json
 import re
 import uuid
+import zoneinfo
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournament.exchange.export import export_text
+from tournament.exchange.import_ import ImportRefused, import_tournament
 from tournament.models import AuditEntry, Round, Stage, Tournament
 from tournament.services import ServiceError
 from tournament.services.deals import generate_deals
@@ -199,3 +203,84 @@ def test_the_note_never_tells_of_a_false_knock_held_back(client, director, direc
     staff, public = match_pages(client, tournament, in_play)
     assert "Draw: 0 (stock exhausted; false knock at 17)" in staff and NOTE in staff
     assert "false knock" not in public.lower() and NOTE not in public
+
+
+# The time zone field ------------------------------------------------------------------------
+
+def settings_data(client, tournament) -> dict:
+    form = client.get(url("tournament_edit", tournament.slug)).context["form"]
+    return {field.name: "" if field.value() is None else field.value() for field in form}
+
+
+def test_the_time_zones_are_grouped_by_region_with_a_hidden_finder(client, director,
+                                                                  admin_user, tournament):
+    tournament.time_zone = "Asia/Shanghai"
+    tournament.save()
+    page = client.get(url("tournament_edit", tournament.slug)).content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>.*?</select>', page, re.S).group(0)
+    assert 'id="id_time_zone"' in select and 'aria-describedby="id_time_zone_helptext"' in select
+    groups = re.findall(r'<optgroup label="([^"]+)">', select)
+    assert groups == ["Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic Ocean",
+                      "Australia", "Europe", "Indian Ocean", "Pacific Ocean", "Other names"]
+    values = re.findall(r'<option value="([^"]+)"', select)
+    assert sorted(values) == sorted(zoneinfo.available_timezones())  # every one, once
+    assert values[0] == "UTC"
+    assert '<option value="Asia/Shanghai" selected>Shanghai</option>' in select
+    assert '<option value="America/New_York">New York</option>' in select
+    assert ('<option value="America/Argentina/Buenos_Aires">Argentina/Buenos Aires</option>'
+            in select)
+    assert '<option value="US/Eastern">US/Eastern</option>' in select
+    europe = re.search(r'<optgroup label="Europe">(.*?)</optgroup>', select, re.S).group(1)
+    assert '<option value="Europe/Paris">Paris</option>' in europe
+    # The finder and the browser's zone: hidden until the script shows them; labelled.
+    assert '<div class="time-zone-search" hidden>' in page
+    assert '<label class="sub-label" for="id_time_zone_search">' in page
+    assert re.search(r'<input type="search" id="id_time_zone_search"[^>]*'
+                     r'aria-controls="id_time_zone"', page)
+    assert '<p class="time-zone-suggestion" hidden>' in page
+    assert 'data-suggest="offer"' in page  # an existing tournament: offered, never chosen
+    assert re.search(r'<script src="/static/tournament/time_zone\.js[^"]*" defer>', page)
+    client.force_login(admin_user)
+    new = client.get(url("tournament_create"))
+    assert new.status_code == 200
+    assert 'data-suggest="preselect"' in new.content.decode()  # a new one: chosen
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "europe/paris", "Paris", " UTC",
+                                  "Europe/Paris\x00"])
+def test_an_unknown_time_zone_is_refused_with_a_clear_message(client, director, tournament,
+                                                              zone):
+    data = settings_data(client, tournament)
+    data["time_zone"] = zone
+    response = client.post(url("tournament_edit", tournament.slug), data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors["time_zone"]
+    assert errors == [f"“{zone[:64]}” is not a time zone. Give a name of the IANA time zone "
+                      "database, such as Europe/Paris or Asia/Shanghai."]
+    assert 'id="id_time_zone_error"' in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.time_zone == "UTC"
+
+
+def test_a_time_zone_of_the_list_is_saved(client, director, tournament):
+    data = settings_data(client, tournament)
+    data["time_zone"] = "America/Argentina/Buenos_Aires"
+    response = client.post(url("tournament_edit", tournament.slug), data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.time_zone == "America/Argentina/Buenos_Aires"
+
+
+def test_the_tournament_file_refuses_an_unknown_time_zone_with_the_same_message(
+        director_actor, tournament):
+    document = json.loads(export_text(tournament, secrets=True))
+    document["tournament"]["time_zone"] = "Mars/Olympus_Mons"
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(document, slug="from-mars")
+    assert ("tournament.time_zone: “Mars/Olympus_Mons” is not a time zone. Give a name of the "
+            "IANA time zone database, such as Europe/Paris or Asia/Shanghai."
+            in refused.value.messages), refused.value.messages
+    document["tournament"]["time_zone"] = "Asia/Macau"
+    imported = import_tournament(document, slug="from-macau",
+                                 map_users={"director": "macau-director"})
+    assert imported.time_zone == "Asia/Macau"
