@@ -92,7 +92,6 @@ INSTALLED_APPS = [
     "csp",
     "simple_history",
     "axes",
-    "ninja",  # the API docs' Swagger UI from our own static files, not a CDN
     "tournament",
 ]
 

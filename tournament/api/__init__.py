@@ -1,20 +1,19 @@
 """The read-only JSON API of the public data (issue 13, item 2; docs/api.md).
 
 Mounted at ``/api/``: the OpenAPI document at ``/api/openapi.json``, the browsable docs at
-``/api/docs``. Swagger UI is served from the site's own static files (django-ninja's
-bundled copy, ``ninja`` in ``INSTALLED_APPS``): nothing is fetched from the internet and
-the page runs under the site's Content-Security-Policy (no inline script; the settings
-travel as JSON data). Every endpoint reads what the public pages read, through the same
-selectors, under the same switches and live-results setting.
+``/api/docs``: that document written server-side into a page of the site (``docs.py``), in
+the reader's language, without script. Every endpoint reads what the public pages read,
+through the same selectors, under the same switches and live-results setting.
 """
 
 from __future__ import annotations
 
 from django.http import Http404
-from ninja import NinjaAPI, Swagger
+from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
 from tournament.api import rounds, standings, tables, teams, tournaments, travellers
+from tournament.api.docs import OperationsPage
 
 DESCRIPTION = """Public data of Duplicate Gin tournaments, read-only.
 
@@ -30,8 +29,8 @@ api = NinjaAPI(
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs",
-    # Local assets only; no badge fetched from validator.swagger.io.
-    docs=Swagger(settings={"validatorUrl": None, "tryItOutEnabled": True}),
+    # The OpenAPI document as a page of the site, in the reader's language (api/docs.py).
+    docs=OperationsPage(),
 )
 
 

@@ -237,14 +237,55 @@ def test_every_answer_is_the_same_for_the_same_data(client, tournament, event):
             assert client.get(url).content == client.get(url).content, url
 
 
-def test_the_docs_are_served_from_our_own_static_files(client):
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_docs_page_writes_out_every_operation_and_schema(client, language):
+    """/api/docs is the OpenAPI document as a page of the site (tournament/api/docs.py), in
+    the reader's language; the document's own English is marked as such."""
+    document = schema(client)
+    client.cookies["django_language"] = language
     response = client.get("/api/docs")
     assert response.status_code == 200
     page = response.content.decode()
-    assert "/static/ninja/swagger-ui-bundle.js" in page
-    assert "cdn" not in page.lower() and "https://" not in page
+    assert f'<html lang="{language}"' in page
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert f'id="op-{operation["operationId"]}"' in page, (method, path)
+            assert f"<code class=\"api-path\">{path}</code>" in page
+    for name in document["components"]["schemas"]:
+        assert f'id="schema-{name}"' in page, name
+    assert page.count('href="#schema-') > len(document["components"]["schemas"])
+    assert '<div lang="en">' in page and 'href="/api/openapi.json"' in page
+    assert "Authorization: Bearer" in page  # the table devices' operations say so
+    assert "cdn" not in page.lower() and "https://" not in page and "swagger" not in page
+    if language == "zh-hans":
+        assert "赛事" in page  # the tag "tournaments" in the reader's language
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+
+
+def test_the_docs_escape_the_documents_text():
+    from tournament.api.docs import prose, read_document, type_html
+
+    assert prose("Use ``<b>`` and `x`.\n\nTwo") == [
+        "Use <code>&lt;b&gt;</code> and <code>x</code>.", "Two"]
+    assert type_html({"anyOf": [{"$ref": "#/components/schemas/Team"}, {"type": "null"}]}) \
+        == '<a href="#schema-Team"><code>Team</code></a> | <code>null</code>'
+    assert type_html({"type": "array", "items": {"type": "integer"}}) \
+        == "<code>integer</code><code>[]</code>"
+    assert type_html({"enum": ["home", "<away>"]}) \
+        == '<code>&quot;home&quot;</code> | <code>&quot;&lt;away&gt;&quot;</code>'
+    read = read_document({"info": {"title": "<T>"}, "paths": {"/x": {"get": {
+        "operationId": "x", "tags": ["odd <tag>"], "responses": {"299": {"description": "?"}},
+        "parameters": [{"name": "n", "in": "cookie", "schema": {"minimum": 1}}]}}}})
+    tag = read["tags"][0]
+    assert tag.english and tag.label == "odd <tag>" and tag.anchor == "tag-odd-tag-"
+    operation = tag.operations[0]
+    assert operation.answers[0].meaning == "?" and operation.answers[0].english
+    assert operation.parameters[0].where == "cookie"
+    read = read_document({"paths": {"/y": {"post": {"responses": {409: {"description": "C"}}}}}})
+    answer = read["tags"][0].operations[0].answers[0]
+    assert answer.status == "409" and answer.meaning.startswith("Conflict: the data changed")
+    assert operation.parameters[0].limits == ["≥ 1"]
 
 
 # Pinned query counts: the same for a small and a larger event --------------------------
