@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.axe import assert_no_violation, axe_source
 from tournament.models import Role, Round, Stage, Tournament
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
@@ -52,6 +51,8 @@ def fits(page) -> bool:
 
 def test_start_play_without_deals_needs_the_tick(page, live_server, tournament, staff_user,
                                                  published, screenshot_dir):
+    from tests.axe import assert_no_violation, axe_source  # issue 27's axe helper
+
     source = axe_source()
     log_in(page, live_server, staff_user(tournament, Role.DIRECTOR, username="chen"))
     page.goto(live_server.url + reverse("director:round_detail",
@@ -80,6 +81,8 @@ def test_start_play_without_deals_needs_the_tick(page, live_server, tournament, 
 
 def test_the_false_knock_note_on_both_match_pages(page, live_server, tournament, staff_user,
                                                   director_actor, published, screenshot_dir):
+    from tests.axe import assert_no_violation, axe_source  # issue 27's axe helper
+
     source = axe_source()
     start_round(director_actor, published)
     match = published.matches.get()
