@@ -96,6 +96,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: gzip what an anonymous reader is sent (tournament/compression.py).
+    "tournament.compression.AnonymousGZipMiddleware",
     # First: a cached public page is answered before sessions and authentication run.
     "tournament.public_cache.PublicCacheMiddleware",
     "django.middleware.security.SecurityMiddleware",
