@@ -49,6 +49,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags
 from django.utils.translation import get_language_from_request
 
+from tournament import first_start
 from tournament.services.events import public_data_changed
 
 SITE = "site"  # the generation of pages that show every tournament (the list of them)
@@ -229,12 +230,33 @@ def _answer(request, entry: dict, how: str) -> HttpResponse:
     return response
 
 
+_demo_build_seen = False
+
+
+def _demo_building() -> bool:
+    """The first start's demo is being built (tournament/first_start.py). Once it is done,
+    the pages this process kept before it began are built again."""
+    global _demo_build_seen
+    if first_start.building():
+        _demo_build_seen = True
+        return True
+    if _demo_build_seen:
+        from tournament.demo import SLUG
+
+        _demo_build_seen = False
+        invalidate(SLUG)
+    return False
+
+
 class PublicCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if seconds() <= 0 or not _servable(request):
+        # While the first start's demo is built in a process of its own, whose changes
+        # reach its own cache only, nothing is served from the cache or kept in it
+        # (tournament/first_start.py).
+        if seconds() <= 0 or not _servable(request) or _demo_building():
             return self.get_response(request)
         key = _entry_key(request)
         scope = _scopes(request)[-1]

@@ -30,6 +30,7 @@ from tournament.views.public import exports
 
 public_patterns = [
     path("", public.home, name="home"),
+    path("demo-build/", public.demo_build, name="demo_build"),  # the first start's demo
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
     path("t/<slug:slug>/rounds/", public.round_list, name="rounds"),
     path("t/<slug:slug>/rounds/<int:pk>/", public.round_draw, name="round"),

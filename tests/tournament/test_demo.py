@@ -248,6 +248,7 @@ def test_live_leaves_the_final_round_in_play():
 @pytest.fixture
 def quickstart(db, settings, tmp_path, monkeypatch):
     settings.STATIC_ROOT = tmp_path / "static"
+    settings.VAR_DIR = tmp_path  # the build's lock and progress (tournament/first_start.py)
     monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", "a-Long-pass-123")
     built = []
     # The build itself is tested above; here only whether quickstart asks for it.

@@ -1,9 +1,14 @@
 """Build the demo tournament (slug ``demo``) through the services: tournament/demo.py."""
 
+import argparse
+import contextlib
+import os
 import time
+import traceback
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament import first_start
 from tournament.demo import DEFAULT_SEED, REFEREE, SCORER, SLUG, DemoExists, build_demo
 
 
@@ -24,8 +29,21 @@ class Command(BaseCommand):
                             help="leave the final round in play, with some hands entered")
         parser.add_argument("--replace", action="store_true",
                             help="delete an existing demo tournament and build it again")
+        parser.add_argument("--first-start", action="store_true",
+                            help="build it as quickstart does on the first start: only when "
+                                 "there is no tournament and none was ever deleted, one "
+                                 "build at a time, its progress on the home page "
+                                 "(tournament/first_start.py)")
+        # Given by quickstart to the build it starts beside the server: the lock it took
+        # for it, its own terminal, and the server's address.
+        parser.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
+        parser.add_argument("--echo-fd", type=int, default=None, help=argparse.SUPPRESS)
+        parser.add_argument("--site", default="", help=argparse.SUPPRESS)
 
     def handle(self, *args, seed, live, replace, **options):
+        if options["first_start"]:
+            return self.build_first_start(options["lock_fd"], options["echo_fd"],
+                                          options["site"])
         started = time.perf_counter()
         seeded_passwords = seed is not None
         seed = DEFAULT_SEED if seed is None else seed
@@ -37,6 +55,7 @@ class Command(BaseCommand):
             return
         except Exception as error:  # the transaction rolled back: nothing is left
             raise CommandError(f"The demo was not built: {error}") from error
+        first_start.forget_failure()
         seconds = time.perf_counter() - started
         tournament = built.tournament
         self.stdout.write(self.style.SUCCESS(
@@ -47,6 +66,40 @@ class Command(BaseCommand):
             + ("; the final round is in play." if live else ".")))
         for line in account_lines(built, seeded_passwords=seeded_passwords):
             self.stdout.write(line)
+
+
+    def build_first_start(self, lock_fd, echo_fd, site):
+        """The build quickstart starts beside the server: its output goes to the log, and
+        the outcome to quickstart's terminal too (``echo_fd``), if it is still there."""
+        started = time.perf_counter()
+        self.stdout.write(f"Building the demo tournament (process {os.getpid()})…")
+        try:
+            built = first_start.build(lock_descriptor=lock_fd, say=self.stdout.write)
+        except Exception as error:  # the transaction rolled back: nothing is left
+            traceback.print_exc()
+            message = (f"The demo tournament was not built: {error}. Its log: "
+                       f"{first_start.log_path()}. Run python manage.py quickstart again to "
+                       "try again.")
+            echo(echo_fd, [message])
+            raise CommandError(message) from error
+        if built is None:
+            self.stdout.write("Nothing done: there is a tournament already, or one was "
+                              "deleted (the demo is built on the first start only).")
+            return
+        lines = [f"Demo tournament ready at {site}/t/{SLUG}/ (built in "
+                 f"{time.perf_counter() - started:.1f} s); its staff accounts (they go "
+                 "with the demo):", *account_lines(built)]
+        for line in lines:
+            self.stdout.write(line)
+        echo(echo_fd, lines)
+
+
+def echo(descriptor: int | None, lines: list[str]) -> None:
+    """Lines for quickstart's terminal; nothing if it was closed meanwhile."""
+    if descriptor is None:
+        return
+    with contextlib.suppress(OSError):
+        os.write(descriptor, ("".join(f"{line}\n" for line in lines)).encode())
 
 
 def account_lines(built, *, seeded_passwords: bool = False) -> list[str]:

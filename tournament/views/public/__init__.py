@@ -6,6 +6,7 @@ logged in."""
 from tournament.views.public.bulletin import bulletin
 from tournament.views.public.event import (
     deal_check,
+    demo_build,
     hand_records,
     home,
     round_list,
@@ -22,7 +23,7 @@ from tournament.views.public.teams import penalties, player_page, team_list, tea
 from tournament.views.public.travellers import box_index, field_page, traveller
 
 __all__ = [
-    "box_index", "bulletin", "deal_check", "field_page", "hand_records", "home",
+    "box_index", "bulletin", "deal_check", "demo_build", "field_page", "hand_records", "home",
     "individual_standings",
     "match_page", "penalties", "player_page", "round_draw", "round_list", "screen",
     "screen_fragment", "stage_standings", "standings", "team_list", "team_page",

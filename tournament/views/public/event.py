@@ -3,11 +3,15 @@ its rounds, the deal commitments and the hand records of closed rounds."""
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import F
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from scoring.deals import deal_from_text
+from tournament import demo, first_start
 from tournament.models import DealKey, HandResult, Match, Round, Tournament
 from tournament.public_cache import cache_public
 from tournament.selectors.bracket import event_ranking
@@ -30,7 +34,35 @@ from tournament.wording import hand_line
 def home(request):
     tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
                    .prefetch_related("deal_keys"))
-    return render(request, "public/home.html", {"tournaments": tournaments})
+    build = first_start.progress()  # the first start's demo, being built or failed
+    if build is not None and not build.building and any(
+            t.slug == demo.SLUG for t in tournaments):
+        build = None  # built after all (manage.py demo)
+    return render(request, "public/home.html", {"tournaments": tournaments,
+                                                "demo_build": build,
+                                                "demo_build_blocks": _one_writer()})
+
+
+@never_cache
+def demo_build(request):
+    """The demo's build as the home page shows it, asked for every few seconds (htmx):
+    the page is loaded again once the demo is there; polling stops (286) on a failure.
+    Without htmx: the home page while there is a build to show, else nothing here."""
+    build = first_start.progress()
+    if not request.htmx:
+        if build is None:
+            raise Http404
+        return redirect("public:home")
+    if build is None:
+        return HttpResponseClientRefresh()
+    return render(request, "public/includes/demo_build_body.html", {
+        "demo_build": build, "demo_build_blocks": _one_writer()},
+        status=200 if build.building else HTMX_STOP_POLLING)
+
+
+def _one_writer() -> bool:
+    """SQLite: a write waits for the build's transaction."""
+    return connection.vendor == "sqlite"
 
 
 LATEST_RESULTS = 10
