@@ -9,6 +9,8 @@ throttle's records (django-axes).
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournament.models import (
@@ -91,10 +93,17 @@ class StaffRoleAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("created_at", "tournament", "actor_name", "summary")
+    list_display = ("created_at", "tournament", "actor_name", "what")
     list_filter = ("tournament", "action")
-    search_fields = ("summary", "actor_name")
+    # The sentences of newer entries are written when shown: search by action, by who,
+    # or in the recorded sentences of older entries.
+    search_fields = ("action", "actor_name", "recorded_summary")
     list_select_related = ("tournament",)
+    readonly_fields = ("what",)
+
+    @admin.display(description=_("What"))
+    def what(self, entry):
+        return render_to_string("director/audit_summary.html", {"record": entry})
 
 
 @admin.register(Stage)

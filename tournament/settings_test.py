@@ -35,3 +35,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # services' announcements never fire): the public cache would serve one test another's
 # pages. tests/tournament/test_public_cache.py turns it on where it is the subject.
 PUBLIC_CACHE_SECONDS = 0
+# Every audit entry a test makes is worded at once: an action without wording, or data its
+# wording cannot use, fails the test that made it (tournament/audit_wording.py).
+AUDIT_WORDING_CHECK = True

@@ -88,7 +88,9 @@ class AuditTable(tables.Table):
     # The language's date (tournament/formats) and the time to the second.
     created_at = tables.DateTimeColumn(verbose_name=_("When"))
     actor_name = tables.Column(verbose_name=_("Who"))
-    summary = tables.Column(verbose_name=_("What"))
+    # Written now in the reader's language; an older entry as recorded, in English, marked.
+    summary = tables.TemplateColumn(template_name="director/audit_summary.html",
+                                    verbose_name=_("What"))
     ip_address = tables.Column(verbose_name=_("From"), default="")
 
     class Meta:

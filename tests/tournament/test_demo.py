@@ -224,7 +224,7 @@ def test_replace_deletes_the_demo_through_the_service_first(monkeypatch):
     build_demo(6, replace=True)
     assert made == [5, 6] and not Tournament.objects.filter(pk=first.pk).exists()
     assert AuditEntry.objects.filter(tournament=None, action="tournament.delete",
-                                     summary__contains="(the demo)").exists()
+                                     data__demo=True).exists()
 
 
 @pytest.mark.django_db

@@ -345,7 +345,10 @@ class _Exporter:
             data = e.data if isinstance(e.data, dict) else {"value": e.data}
             data = {name: self.reference(AUDIT_REFERENCES[name], value)
                     if name in AUDIT_REFERENCES else value for name, value in data.items()}
+            # "summary": the sentence an older entry was recorded with; empty for the
+            # others, whose sentence is written from action and data when shown.
             out.append({"at": utc_text(e.created_at), "actor": self.person(e.actor_id),
-                        "actor_name": e.actor_name, "action": e.action, "summary": e.summary,
+                        "actor_name": e.actor_name, "action": e.action,
+                        "summary": e.recorded_summary,
                         "data": data, "ip_address": e.ip_address})
         return out

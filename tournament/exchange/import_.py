@@ -275,11 +275,7 @@ def import_tournament(document: dict, *, slug: str | None = None,
             with keeping_given_times():
                 tournament = _Writer(document, plan).write()
             made_director = _importer_directs(actor, tournament)
-            audit(actor, tournament, IMPORT_ACTION,
-                  f"{actor.name} imported the tournament from a file (format version "
-                  f"{VERSION}): {len(document['teams'])} teams, {len(document['rounds'])} "
-                  f"rounds, {plan.hand_count} hand results"
-                  + (f"; {actor.name} became its director" if made_director else ""),
+            audit(actor, tournament, IMPORT_ACTION, version=VERSION,
                   teams=len(document["teams"]), rounds=len(document["rounds"]),
                   hands=plan.hand_count, secrets=document["secrets"],
                   original_slug=document["tournament"]["slug"],
@@ -1056,7 +1052,8 @@ class _Writer:
     def audit(self) -> None:
         AuditEntry.objects.bulk_create(
             (AuditEntry(tournament=self.t, actor_id=self.user_of(e["actor"]),
-                        actor_name=e["actor_name"], action=e["action"], summary=e["summary"],
+                        actor_name=e["actor_name"], action=e["action"],
+                        recorded_summary=e["summary"],
                         data={name: self.reference(AUDIT_REFERENCES[name], value,
                                                    f"audit[{index}].data.{name}")
                               if name in AUDIT_REFERENCES else value

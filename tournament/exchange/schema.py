@@ -283,7 +283,9 @@ AUDIT = _object({
     "actor": PERSON,
     "actor_name": _str(150),
     "action": _str(60, min_length=1),
-    "summary": _str(),
+    "summary": _str(description="an older entry's sentence as it was recorded (English); "
+                    "empty for the others, whose sentence is written from action and data "
+                    "when shown"),
     "data": {"type": "object", "description": "the entry's data; database ids replaced by "
              "natural keys (see the table above)"},
     "ip_address": _str(45, null=True),

@@ -1,4 +1,9 @@
-"""The audit log: who did what, when, in words a director can read."""
+"""The audit log: who did what, when, in words a director can read.
+
+An entry keeps its action and its data; its sentence is written when it is shown, in the
+reader's language (``tournament.audit_wording``). Entries recorded before that keep the
+English sentence they were recorded with (``recorded_summary``), shown marked as such.
+"""
 
 from django.conf import settings
 from django.db import models
@@ -18,7 +23,9 @@ class AuditEntry(models.Model):
     # Kept as text too, so the log still reads right after an account is deleted.
     actor_name = models.CharField(max_length=150, blank=True)
     action = models.CharField(max_length=60)
-    summary = models.TextField()
+    # The sentence an entry was recorded with, in English: entries made before sentences
+    # were written when shown have it; every newer one leaves it empty. Read ``summary``.
+    recorded_summary = models.TextField(blank=True, default="")
     data = models.JSONField(default=dict, blank=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     created_at = StampedTime(auto_now_add=True, db_index=True)
@@ -29,3 +36,20 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+    @property
+    def summary(self) -> str:
+        """The sentence in the active language (the recorded one for an older entry)."""
+        from tournament.audit_wording import sentence
+
+        return sentence(self)
+
+    @summary.setter
+    def summary(self, text: str) -> None:
+        """``AuditEntry(summary=…)`` records a sentence as it is (shown as recorded)."""
+        self.recorded_summary = text
+
+    @property
+    def recorded_in_english(self) -> bool:
+        """An older entry, shown with the English sentence it was recorded with."""
+        return bool(self.recorded_summary)

@@ -36,7 +36,6 @@ def unlock_account(actor: Actor, tournament: Tournament, username: str) -> int:
             % {"username": username, "tournament": tournament.name})
     with transaction.atomic():
         cleared = reset_login_failures(username=user.get_username())
-        audit(actor, tournament, "account.unlock",
-              f"{actor.name} unlocked the account {user.get_username()}",
-              user=user.pk, cleared=cleared)
+        audit(actor, tournament, "account.unlock", user=user.pk,
+              username=user.get_username(), cleared=cleared)
     return cleared

@@ -65,10 +65,9 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
         approval = Approval.objects.create(result=result, seat=seat, method=method,
                                            recorded_by=actor.user,
                                            request_token=request_token)
-        audit(actor, tournament, "result.approve",
-              f"seat {seat} approved hand {hand} at table {table.number} "
-              f"(version {result.version})", table=table.pk, hand=hand,
-              match=table.match_id)
+        audit(actor, tournament, "result.approve", table=table.pk, hand=hand,
+              match=table.match_id, seat=seat, version=result.version,
+              table_number=table.number)
     return approval
 
 
@@ -171,8 +170,8 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
         signature = TableSignature.objects.create(table=table, seat=seat, method=method,
                                                   recorded_by=actor.user,
                                                   request_token=request_token)
-        audit(actor, tournament, "result.sign", f"seat {seat} signed table {table.number}",
-              table=table.pk, match=table.match_id)
+        audit(actor, tournament, "result.sign", table=table.pk, match=table.match_id,
+              seat=seat, table_number=table.number)
     return signature
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+
 from tournament.models import AuditEntry, Tournament
 from tournament.services.events import announce_change
 
@@ -55,21 +57,28 @@ class Actor:
 
 
 def audit(
-    actor: Actor, tournament: Tournament | None, action: str, summary: str, *,
-    announce: bool = True, **data: Any
+    actor: Actor, tournament: Tournament | None, action: str, *, announce: bool = True,
+    **data: Any
 ) -> AuditEntry:
-    """Write one readable audit entry; call it inside the service's transaction. Once the
-    transaction commits, the change is announced (the public pages are built again), unless
+    """Write one audit entry; call it inside the service's transaction. The entry keeps
+    the action and the data, which hold every name and number its sentence needs: the
+    sentence is written when it is shown, in the reader's language
+    (``tournament.audit_wording``, one wording for each action). Once the transaction
+    commits, the change is announced (the public pages are built again), unless
     ``announce`` is False: an entry that changes nothing the public sees (an export)."""
     if announce:
         announce_change(tournament.slug if tournament is not None else None)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
-    return AuditEntry.objects.create(
+    entry = AuditEntry.objects.create(
         tournament=tournament,
         actor=user,
         actor_name=actor.name,
         action=action,
-        summary=summary,
         data=data,
         ip_address=actor.ip,
     )
+    if getattr(settings, "AUDIT_WORDING_CHECK", False):  # the test suite: every new entry
+        from tournament.audit_wording import check_wording
+
+        check_wording(entry)
+    return entry

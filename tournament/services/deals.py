@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scoring import deals as dealing
 from scoring.rules import DealScope
+from tournament.audit_wording import round_name
 from tournament.models import Deal, DealKey, Round, Tournament
 from tournament.permissions import Perm, has_perm, require
 from tournament.services.base import Actor, ServiceError, audit
@@ -50,8 +51,7 @@ def _dealing_key(actor: Actor, tournament: Tournament) -> DealKey:
                                          commitment=dealing.commitment(secret))
     except IntegrityError:  # made by a concurrent request a moment ago
         return DealKey.objects.select_for_update().get(tournament=tournament, revealed_at=None)
-    audit(actor, tournament, "deals.new_key",
-          f"deal key {number} made; its commitment is {key.commitment}", key=number)
+    audit(actor, tournament, "deals.new_key", key=number, commitment=key.commitment)
     return key
 
 
@@ -91,9 +91,7 @@ def set_public_value(actor: Actor, tournament: Tournament, value: str) -> DealKe
         key.public_value = value
         key.public_value_set_at = timezone.now()
         key.save(update_fields=["public_value", "public_value_set_at"])
-        audit(actor, tournament, "deals.public_value",
-              f"{actor.name} set the public value mixed into the deals of key {key.number}: "
-              f"{value}", key=key.number)
+        audit(actor, tournament, "deals.public_value", key=key.number, value=value)
     return key
 
 
@@ -129,9 +127,8 @@ def generate_deals(actor: Actor, round_: Round) -> list[Deal]:
             raise ServiceError(gettext("%(round)s has no match to deal for") % {"round": round_})
         key = _dealing_key(actor, tournament)
         made = Deal.objects.bulk_create(_deals(round_, key, places))
-        audit(actor, tournament, "deals.generate",
-              f"{actor.name} made {len(made)} deals for {round_} with deal key {key.number}",
-              round=round_.pk, key=key.number)
+        audit(actor, tournament, "deals.generate", round=round_.pk, key=key.number,
+              deals=len(made), round_name=round_name(round_))
     return made
 
 
@@ -179,12 +176,9 @@ def replace_deal(actor: Actor, deal: Deal, reason: str) -> Deal:
         # Tables that played the hand keep their results on the old deal; the reserve deal
         # is for the tables still to play it.
         played = old.results.values("table_id").distinct().count()
-        audit(actor, tournament, "deals.replace",
-              f"{actor.name} replaced hand {old.hand} of set {old.deal_set} in {old.round} "
-              f"with reserve deal {reserve} (deal key {key.number}); reason: {reason}"
-              + (f"; {played} table(s) had played the old deal and keep their results on it"
-                 if played else ""),
-              round=old.round_id, key=key.number)
+        audit(actor, tournament, "deals.replace", round=old.round_id, key=key.number,
+              hand=old.hand, deal_set=old.deal_set, reserve=reserve, reason=reason,
+              played=played, round_name=round_name(old.round))
     return new
 
 
@@ -212,8 +206,7 @@ def reveal_key(actor: Actor, tournament: Tournament) -> DealKey:
                    "rounds": ", ".join(names[:5]) + (", …" if len(names) > 5 else "")})
         key.revealed_at = timezone.now()
         key.save(update_fields=["revealed_at"])
-        audit(actor, tournament, "deals.reveal",
-              f"{actor.name} revealed deal key {key.number}", key=key.number)
+        audit(actor, tournament, "deals.reveal", key=key.number)
     return key
 
 
@@ -224,10 +217,11 @@ def may_see_deals(user, round_: Round) -> bool:
     return has_perm(user, round_.stage.tournament, Perm.VIEW_DEALS)
 
 
-def record_download(actor: Actor, round_: Round, what: str) -> None:
-    """Every download of a round's deals before it closes: who, when, what."""
-    audit(actor, round_.stage.tournament, "deals.download",
-          f"{actor.name} downloaded the {what} of {round_}", round=round_.pk, what=what)
+def record_download(actor: Actor, round_: Round, printout: str, paper: str) -> None:
+    """Every download of a round's deals before it closes: who, when, what (the printout
+    by its name in the address, ``audit_wording.printout_names``, and the paper)."""
+    audit(actor, round_.stage.tournament, "deals.download", round=round_.pk,
+          printout=printout, paper=paper, round_name=round_name(round_))
 
 
 def make_missing_deals(actor: Actor, round_: Round, deal_set: int, hands: int) -> int:

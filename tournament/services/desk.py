@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext
 
+from tournament.audit_wording import match_name
 from tournament.models import Approval, HandResult, Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.services.approvals import latest_change, listed
@@ -76,9 +77,7 @@ def approve_on_paper(actor: Actor, match: Match, *, revision: int | None = None)
         # Row by row: the database moves the tables' and the match's revisions on with each.
         Approval.objects.bulk_create(approvals)
         TableSignature.objects.bulk_create(signatures)
-        audit(actor, tournament, "match.approve_on_paper",
-              f"{actor.name} recorded the paper scorecards of match {match.number} "
-              f"({match.home.code} – {match.away.code}) as approved and signed by the "
-              f"players: {len(approvals)} approvals, {len(signatures)} signatures",
-              match=match.pk, approvals=len(approvals), signatures=len(signatures))
+        audit(actor, tournament, "match.approve_on_paper", match=match.pk,
+              approvals=len(approvals), signatures=len(signatures),
+              match_name=match_name(match))
     return OnPaper(match=match, approvals=len(approvals), signatures=len(signatures))

@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournament.audit_wording import round_name
 from tournament.models import DeviceToken, Role, Round, StaffRole, Table, TableBinding
 from tournament.permissions import Perm, forget_cached_roles, require
 from tournament.selectors.visibility import sees_every_result
@@ -45,9 +46,9 @@ def check_table_for(actor: Actor, table: Table) -> None:
                 TableBinding.objects.create(round_id=round_.pk, user=actor.user, table=table,
                                             bound_by=actor.user)
                 audit(actor, round_.stage.tournament, "device.bind",
-                      f"{actor.name} scores table {table.number} in {round_}",
                       table=table.pk, match=table.match_id, round=round_.pk,
-                      device=actor.device)
+                      device=actor.device, table_number=table.number,
+                      round_name=round_name(round_))
         except IntegrityError:  # bound at the same moment by another request
             binding = TableBinding.objects.select_related("table").get(
                 round_id=round_.pk, user=actor.user)
@@ -85,11 +86,9 @@ def move_binding(actor: Actor, user, table: Table) -> TableBinding:
             binding.save(update_fields=["table", "bound_by", "bound_at"])
         else:
             return binding
-        audit(actor, tournament, "device.move",
-              f"{actor.name} moved {user.get_username()} "
-              + (f"from table {before} " if before is not None else "")
-              + f"to table {table.number} in {round_}",
-              user=user.pk, table=table.pk, round=round_.pk)
+        audit(actor, tournament, "device.move", user=user.pk, table=table.pk, round=round_.pk,
+              username=user.get_username(), before=before, table_number=table.number,
+              round_name=round_name(round_))
     return binding
 
 
@@ -145,9 +144,8 @@ def create_table_devices(actor: Actor, round_: Round) -> list[DeviceSlip]:
             TableBinding.objects.update_or_create(round=round_, user=user, defaults={
                 "table": table, "bound_by": actor.user})
             slips.append(DeviceSlip(table.number, username, password, token))
-        audit(actor, tournament, "device.create",
-              f"{actor.name} made the devices of {round_}'s {len(tables)} tables "
-              f"(new passwords and API tokens)", round=round_.pk, tables=len(tables))
+        audit(actor, tournament, "device.create", round=round_.pk, tables=len(tables),
+              round_name=round_name(round_))
     return slips
 
 
@@ -169,7 +167,6 @@ def bind_table_devices(actor: Actor, round_: Round) -> int:
                 "table": table, "bound_by": actor.user})
             bound += 1
         if bound:
-            audit(actor, tournament, "device.bind_round",
-                  f"{actor.name} bound {bound} table devices to {round_}'s tables",
-                  round=round_.pk, tables=bound)
+            audit(actor, tournament, "device.bind_round", round=round_.pk, tables=bound,
+                  round_name=round_name(round_))
     return bound

@@ -10,11 +10,13 @@ token makes a re-sent form harmless.
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from tournament.audit_wording import round_name
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
 from tournament.selectors.results import is_correction
@@ -127,8 +129,10 @@ def record_hand_result(
         write_match_results(match)
         audit(actor, tournament, "result.correct" if correcting else
               ("result.change" if current else "result.enter"),
-              _describe(actor, table, hand, current, entry, score, reason, cleared),
-              table=table.pk, hand=hand, version=result.version, match=match.pk)
+              table=table.pk, hand=hand, version=result.version, match=match.pk,
+              table_number=table.number, entry=asdict(entry),
+              before=asdict(HandEntry.of(current)) if current is not None else None,
+              score=_explained(score, round_.rules), reason=reason, cleared=cleared)
     return result
 
 
@@ -162,26 +166,21 @@ def _check_can_enter(actor: Actor, round_: Round, correcting: bool) -> None:
             % {"round": round_, "status": round_.get_status_display().lower()})
 
 
-def _describe(actor, table, hand, before, entry, score, reason, cleared) -> str:
-    where = f"hand {hand} at table {table.number}"
-    if before is None:
-        text = f"{actor.name} entered {where}: {entry.words} ({score.explanation})"
-    else:
-        text = (f"{actor.name} changed {where}: {HandEntry.of(before).words} → "
-                f"{entry.words} ({score.explanation})")
-    if reason:
-        text += f"; reason: {reason}"
-    if cleared:
-        text += "; the players' signatures were cleared"
-    return text
+def _explained(score, rules) -> dict:
+    """What the audit entry needs to explain the score again in the reader's language
+    (``scoring.explain``: "Knock 4 vs 12: 15 + 8 = 23")."""
+    return {"outcome": str(score.outcome.value), "declarer_deadwood": score.declarer_deadwood,
+            "opponent_deadwood": score.opponent_deadwood, "points": score.declarer_points,
+            "draw_rule": str(rules.draw_rule.value),
+            "false_knock_deadwood": score.false_knock.deadwood if score.false_knock else None}
 
 
 def note_scoring_device(actor: Actor, table: Table) -> None:
     """A scorer's device takes a table for the round (it then sees that table's results):
     recorded, so that one account scoring two tables of a round shows in the audit log."""
     audit(actor, table.match.round.stage.tournament, "result.device",
-          f"{actor.name}'s device scores table {table.number} in {table.match.round}",
-          table=table.pk, match=table.match_id, device=actor.device)
+          table=table.pk, match=table.match_id, device=actor.device,
+          table_number=table.number, round_name=round_name(table.match.round))
 
 
 def new_request_token() -> str:

@@ -57,12 +57,8 @@ def export_file(actor: Actor, tournament: Tournament, *, secrets: bool) -> Expor
     stamp = timezone.now().strftime("%Y%m%d-%H%M")
     name = f"{tournament.slug}-{stamp}{'-with-secrets' if secrets else ''}.json"
     with transaction.atomic():
-        audit(actor, tournament, EXPORT_ACTION,
-              f"{actor.name} downloaded the tournament file "
-              + ("with its secrets (the deal key not revealed, the deals of the rounds not "
-                 "closed, the PIN hashes)" if secrets else "without its secrets")
-              + f" ({len(data):,} bytes)",
-              announce=False, secrets=secrets, size=len(data))
+        audit(actor, tournament, EXPORT_ACTION, announce=False, secrets=secrets,
+              size=len(data))
     return ExportedFile(name=name, data=data)
 
 
@@ -179,9 +175,8 @@ def download_backup(actor: Actor, name: str) -> bytes:
         raise ServiceError(_("There is no backup %(name)s.") % {"name": name}) from None
     tournament = Tournament.objects.filter(slug=slug_of(name)).first()
     with transaction.atomic():
-        audit(actor, tournament, EXPORT_ACTION,
-              f"{actor.name} downloaded the backup {name} ({len(data):,} bytes, secrets "
-              f"included)", announce=False, secrets=True, size=len(data), backup=name)
+        audit(actor, tournament, EXPORT_ACTION, announce=False, secrets=True, size=len(data),
+              backup=name)
     return data
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from scoring.match import plays_extra_hands
+from tournament.audit_wording import match_name
 from tournament.models import Match, Round
 from tournament.permissions import Perm, require
 from tournament.selectors.results import all_hands_entered, is_knockout, match_totals
@@ -54,11 +55,9 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         match.revision += 1  # what the pages showed is out of date
         match.save(update_fields=["extra_hands", "revision"])
         made = _deal_extra_hands(actor, round_, match)
-        audit(actor, tournament, "match.extra_hands",
-              f"{actor.name} added {extra} hands to match {match.number} ({match.home.code} "
-              f"{home} – {away} {match.away.code}): hands {match.hands - extra + 1} to "
-              f"{match.hands}" + (f"; {made} new deals made" if made else ""),
-              match=match.pk)
+        audit(actor, tournament, "match.extra_hands", match=match.pk,
+              match_name=match_name(match), totals=[home, away], extra=extra,
+              hands=match.hands, made=made)
     return match
 
 

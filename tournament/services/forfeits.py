@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
+from tournament.audit_wording import match_name, phrase, round_name
 from tournament.models import Match, Penalty, Round, RoundEntry, Stage, Team
 from tournament.selectors.penalties import withdrawn_teams
 from tournament.services.base import ServiceError
@@ -64,7 +65,7 @@ def forfeiter(match: Match, penalties: dict[int, list[Penalty]]) -> int | None:
     return min(covering)[2] if covering else None
 
 
-def forfeit_drawn_matches(round_: Round) -> list[str]:
+def forfeit_drawn_matches(round_: Round) -> list[dict]:
     """Forfeit the new matches of a round just drawn that the active penalties already
     decide (a disqualified team in a knockout). Called by the draw inside
     its transaction, under the stage's lock; returns notes for its audit entry."""
@@ -77,7 +78,8 @@ def forfeit_drawn_matches(round_: Round) -> list[str]:
             match.forfeited_by_id = team
             match.save(update_fields=["forfeited_by"])
             code = match.home.code if team == match.home_id else match.away.code
-            notes.append(f"match {match.number} forfeited by {code} (disqualified)")
+            notes.append(phrase(gettext_noop("match %(number)s forfeited by %(team)s "
+                                             "(disqualified)"), number=match.number, team=code))
     return notes
 
 
@@ -96,14 +98,18 @@ class _Change:
     before: int | None
     after: int | None
 
-    def words(self) -> str:
+    def words(self) -> dict:
+        """What changed, as a phrase of the audit log ("Swiss, Round 2 match 3 (T1 – T4)
+        forfeited by T4")."""
         codes = {self.match.home_id: self.match.home.code, self.match.away_id:
                  self.match.away.code}
-        where = (f"{self.match.round} match {self.match.number} ({self.match.home.code} – "
-                 f"{self.match.away.code})")
+        values = {"round": round_name(self.match.round), **match_name(self.match)}
         if self.after is None:
-            return f"{where} no longer forfeited by {codes[self.before]}"
-        return f"{where} forfeited by {codes[self.after]}"
+            return phrase(gettext_noop("%(round)s match %(number)s (%(home)s – %(away)s) no "
+                                       "longer forfeited by %(team)s"),
+                          team=codes[self.before], **values)
+        return phrase(gettext_noop("%(round)s match %(number)s (%(home)s – %(away)s) "
+                                   "forfeited by %(team)s"), team=codes[self.after], **values)
 
 
 def withdrawn_in(stage: Stage, team_wide: bool) -> dict[int, set[int]]:
@@ -113,10 +119,10 @@ def withdrawn_in(stage: Stage, team_wide: bool) -> dict[int, set[int]]:
 
 
 def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
-           withdrawn_before: dict[int, set[int]]) -> list[str]:
+           withdrawn_before: dict[int, set[int]]) -> list[dict]:
     """Bring the team's matches (from its stage on) in line with the active penalties,
     refuse what cannot be restored exactly, rewrite the rows and refresh the voids.
-    Returns what changed, in words for the audit log."""
+    Returns what changed, as phrases for the audit log (``audit_wording.phrase``)."""
     stages = stages_from(stage, team_wide)
     matches = list(Match.objects.filter(Q(home=team) | Q(away=team),
                                         round__stage__in=stages)
@@ -144,10 +150,13 @@ def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
         was = team.pk in withdrawn_before.get(group_stage.pk, ())
         now = team.pk in withdrawn_teams(group_stage)
         if now and not was:
-            words.append(f"{team.code} withdrawn from {group_stage}: every result involving "
-                         "it there is cleared, for its opponents too")
+            words.append(phrase(gettext_noop("%(team)s withdrawn from %(stage)s: every result "
+                                             "involving it there is cleared, for its opponents "
+                                             "too"), team=team.code, stage=group_stage.name))
         elif was and not now:
-            words.append(f"{team.code} back in {group_stage}: its results there count again")
+            words.append(phrase(gettext_noop("%(team)s back in %(stage)s: its results there "
+                                             "count again"),
+                                team=team.code, stage=group_stage.name))
     return words
 
 

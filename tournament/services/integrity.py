@@ -19,12 +19,10 @@ def run_standings_check(actor: Actor, tournament: Tournament) -> IntegrityReport
     require(actor.user, tournament, Perm.SIGN_OFF)
     with one_snapshot():  # one transaction: the reads, then the audit entry
         report = check_standings(tournament)
-        listed = [str(d) for d in report.differences[:SHOWN_IN_AUDIT]]
-        more = len(report.differences) - len(listed)
+        listed = [{"stage": d.stage, "round": d.round, "where": d.where, "what": d.what}
+                  for d in report.differences[:SHOWN_IN_AUDIT]]
         audit(actor, tournament, "standings.check",
-              f"{actor.name} ran the integrity check of the standings: {report.summary}"
-              + "".join(f"; {line}" for line in listed)
-              + (f"; and {more} more" if more > 0 else ""),
               differences=len(report.differences), rows=report.rows,
-              stored_rows=report.stored_rows, matches=report.matches, hands=report.hands)
+              stored_rows=report.stored_rows, matches=report.matches, hands=report.hands,
+              stages=len(report.stages), listed=listed)
     return report

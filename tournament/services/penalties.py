@@ -38,6 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+from tournament.audit_wording import match_name, round_name
 from tournament.models import Match, Penalty, Player, Round, Stage, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
@@ -201,16 +202,12 @@ def record_penalty(actor: Actor, *, team: Team, round: Round, kind: str, reason:
             # Recorded together: the same moment ties the default to its lateness.
             Penalty.objects.filter(pk=default.pk).update(recorded_at=penalty.recorded_at)
         changes = apply_penalties(round_.stage, team, team_wide=team_wide, withdrawn_before=before)
-        summary = f"{actor.name} recorded {_describe(penalty)}"
-        if kind == Kind.LATENESS:
-            summary += (f"; over the limit of {limit} minutes: a default of match "
-                        f"{match.number} too" if default else
-                        f"; within the limit of {limit} minutes: no default")
-        summary += "".join(f"; {words}" for words in changes) + f"; reason: {values.reason}"
-        audit(actor, tournament, "penalty.record", summary, penalty=penalty.pk,
+        audit(actor, tournament, "penalty.record", penalty=penalty.pk,
               default=default.pk if default else None,
               match=match.pk if match is not None else None, team=team.pk,
-              round=round_.pk, kind=kind)
+              round=round_.pk, kind=kind, described=_describe(penalty),
+              limit=limit if kind == Kind.LATENESS else None, default_made=default is not None,
+              changes=changes, reason=values.reason)
     return penalty
 
 
@@ -246,13 +243,10 @@ def undo_penalty(actor: Actor, penalty: Penalty, reason: str) -> Penalty:
             row.save(update_fields=["undone_at", "undone_by", "undo_reason"])
         checkpoint("penalty.undo")
         changes = apply_penalties(stage, penalty.team, team_wide=team_wide, withdrawn_before=before)
-        summary = (f"{actor.name} undid {_describe(penalty)}"
-                   + (f" and the default of match {penalty.match.number} it caused"
-                      if len(undone) > 1 else "")
-                   + "".join(f"; {words}" for words in changes) + f"; reason: {why}")
-        audit(actor, tournament, "penalty.undo", summary, penalty=penalty.pk,
+        audit(actor, tournament, "penalty.undo", penalty=penalty.pk,
               match=penalty.match_id, team=penalty.team_id, round=penalty.round_id,
-              kind=penalty.kind)
+              kind=penalty.kind, described=_describe(penalty),
+              default_undone=len(undone) > 1, changes=changes, reason=why)
     return penalty
 
 
@@ -265,23 +259,12 @@ def _check_not_disqualified(team: Team, player: Player | None) -> None:
         raise _field_error("player", f"{player.name} is already disqualified")
 
 
-def _describe(penalty: Penalty) -> str:
-    """"a match-point deduction of 2 against T2 in Groups, Round 2", "lateness of 20
-    minutes by T2 (Ann) at Swiss, Round 1 match 1 (T1 – T2)", …"""
-    who = penalty.team.code + (f" ({penalty.player.name})" if penalty.player_id else "")
-    if penalty.kind == Kind.DISQUALIFICATION:
-        if penalty.player_id:
-            return (f"the disqualification of {penalty.player.name} ({penalty.team.code}) "
-                    f"in {penalty.round}")
-        return f"the disqualification of {penalty.team.code} from {penalty.round} on"
-    where = str(penalty.round)
-    if penalty.match_id:
-        match = penalty.match
-        where += f" match {match.number} ({match.home.code} – {match.away.code})"
-    if penalty.kind == Kind.WARNING:
-        return f"a warning to {who} in {where}"
-    if penalty.kind in (Kind.SMALL_POINTS, Kind.MATCH_POINTS):
-        return f"a {penalty.get_kind_display()} of {penalty.amount} against {who} in {where}"
-    if penalty.kind == Kind.LATENESS:
-        return f"lateness of {penalty.minutes} minutes by {who} at {where}"
-    return f"a default by {who} of {where}"
+def _describe(penalty: Penalty) -> dict:
+    """The penalty as its audit entry names it (``audit_wording.penalty_words``: "a
+    match-point deduction of 2 against T2 in Groups, Round 2", "lateness of 20 minutes by
+    T2 (Ann) at Swiss, Round 1 match 1 (T1 – T2)", …)."""
+    return {"kind": penalty.kind, "team": penalty.team.code,
+            "player": penalty.player.name if penalty.player_id else None,
+            "round_name": round_name(penalty.round),
+            "match": match_name(penalty.match) if penalty.match_id else None,
+            "amount": penalty.amount, "minutes": penalty.minutes}

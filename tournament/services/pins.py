@@ -117,20 +117,17 @@ def record_wrong_pin(actor: Actor, wrong: WrongPin) -> Player:
         if starts_lock:
             player.pin_locked_until = now + dt.timedelta(minutes=tournament.pin_lockout_minutes)
         player.save(update_fields=["pin_failures", "pin_locked_until"])
-        who = f"{player.name}, {player.team.code}"
+        named = {"player_name": player.name, "team_code": player.team.code,
+                 "table_number": table.number}
         audit(actor, tournament, "pin.failure",
-              f"wrong PIN for seat {seat} at table {table.number} ({who}), device "
-              f"{actor.device or 'unknown'}, ip {actor.ip or 'unknown'}; "
-              f"{player.pin_failures} wrong in a row",
               player=player.pk, table=table.pk, seat=seat, match=table.match_id,
-              device=actor.device, failures=player.pin_failures)
+              device=actor.device, failures=player.pin_failures, **named)
         if starts_lock:
-            audit(actor, tournament, "pin.locked",
-                  f"PIN entry for {player.name} ({player.team.code}) locked until "
-                  f"{venue_time(tournament, player.pin_locked_until)} (venue time) after "
-                  f"{player.pin_failures} wrong PINs", player=player.pk, table=table.pk,
+            audit(actor, tournament, "pin.locked", player=player.pk, table=table.pk,
                   seat=seat, match=table.match_id,
-                  until=player.pin_locked_until.isoformat())
+                  until=player.pin_locked_until.isoformat(),
+                  until_venue=venue_time(tournament, player.pin_locked_until),
+                  failures=player.pin_failures, **named)
     if player.pin_locked_until is not None:
         wrong.explain(gettext("wrong PIN for seat %(seat)d; %(locked)s")
                       % {"seat": seat, "locked": locked_message(tournament, player)})
@@ -175,8 +172,6 @@ def lift_pin_lock(actor: Actor, player: Player) -> Player:
         failures = player.pin_failures
         player.pin_failures, player.pin_locked_until = 0, None
         player.save(update_fields=["pin_failures", "pin_locked_until"])
-        audit(actor, tournament, "pin.unlock",
-              f"{actor.name} {'lifted the PIN lock' if locked else 'cleared the wrong PINs'} "
-              f"of {player.name} ({player.team.code}) after {failures} wrong PINs",
-              player=player.pk)
+        audit(actor, tournament, "pin.unlock", player=player.pk, locked=bool(locked),
+              failures=failures, player_name=player.name, team_code=player.team.code)
     return player

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+from tournament.audit_wording import round_name
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.selectors.penalties import disqualified_players
@@ -76,10 +77,9 @@ def publish_round(actor: Actor, round_: Round, *, override_reason: str = "") -> 
         round_.published_at = timezone.now()
         round_.publish_override_reason = reason
         round_.save(update_fields=["status", "published_at", "publish_override_reason"])
-        audit(actor, tournament, "round.publish",
-              f"{actor.name} published the draw of {round_}"
-              + (f" before {previous.label} was finished; reason: {reason}" if reason else ""),
-              round=round_.pk, override_reason=reason)
+        audit(actor, tournament, "round.publish", round=round_.pk, override_reason=reason,
+              round_name=round_name(round_),
+              previous=round_name(previous) if reason else None)
     return round_
 
 
@@ -109,9 +109,8 @@ def start_round(actor: Actor, round_: Round, *, deals_elsewhere: bool | None = N
         write_bye_results(round_)  # the draw is fixed from now on
         for match in round_.matches.exclude(forfeited_by=None):  # defaulted before play
             write_match_results(match)
-        audit(actor, tournament, "round.start", f"{actor.name} started play in {round_}"
-              + (" without deals (the boxes dealt elsewhere)" if without_deals else ""),
-              round=round_.pk, without_deals=without_deals)
+        audit(actor, tournament, "round.start", round=round_.pk, round_name=round_name(round_),
+              without_deals=without_deals)
     return round_
 
 
@@ -135,8 +134,7 @@ def close_round(actor: Actor, round_: Round) -> Round:
         round_.status = Round.Status.CLOSED
         round_.closed_at = timezone.now()
         round_.save(update_fields=["status", "closed_at"])
-        audit(actor, tournament, "round.close", f"{actor.name} closed {round_}",
-              round=round_.pk)
+        audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_))
         record_lots(actor, round_)  # lots that decided a place in the standings, if any
     return round_
 
@@ -158,10 +156,10 @@ def undo_round(actor: Actor, round_: Round) -> None:
             raise ServiceError(
                 gettext("penalties are recorded in %(round)s; undo them on the penalties page "
                         "first") % {"round": round_})
-        label = str(round_)
+        named = round_name(round_)
         round_.penalties.all().delete()  # undone ones: the audit log keeps their record
         round_.delete()
-        audit(actor, tournament, "round.undo", f"{actor.name} undid {label}")
+        audit(actor, tournament, "round.undo", round_name=named)
 
 
 def _refuse_disqualified_players(round_: Round) -> None:
@@ -208,8 +206,7 @@ def set_lineup(
         before = (entry.first_player.name, entry.second_player.name)
         entry.first_player, entry.second_player = first_player, second_player
         entry.save(update_fields=["first_player", "second_player"])
-        audit(actor, tournament, "round.lineup",
-              f"{actor.name} set the line-up of {team.code} in {round_}: table 1 "
-              f"{before[0]} → {first_player.name}, table 2 {before[1]} → {second_player.name}",
-              round=round_.pk, team=team.pk)
+        audit(actor, tournament, "round.lineup", round=round_.pk, team=team.pk,
+              team_code=team.code, round_name=round_name(round_), before=list(before),
+              after=[first_player.name, second_player.name])
     return entry

@@ -25,10 +25,11 @@ possible while it has no round, clears the schedule.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.errors import RuleError
 from scoring.pairing import round_robin, seeded_bracket, swap_in_bracket, swap_in_schedule
+from tournament.audit_wording import phrase
 from tournament.models import Stage, Team
 from tournament.services.base import ServiceError
 from tournament.wording import rule_message
@@ -119,7 +120,7 @@ def apply_swap(schedule: dict, swap: dict) -> dict:
             % {"error": rule_message(error)}) from None
 
 
-def schedule_for_round(stage: Stage, number: int, notes: list[str]) -> dict:
+def schedule_for_round(stage: Stage, number: int, notes: list[dict]) -> dict:
     """The schedule to draw round ``number`` from, stored: the swaps of rounds that were
     undone (round ``number`` or later) are reverted first. Needs the stage's row lock."""
     schedule = stage_schedule(stage, store=True)
@@ -133,9 +134,10 @@ def schedule_for_round(stage: Stage, number: int, notes: list[str]) -> dict:
         stage.save(update_fields=["schedule"])
         codes = dict(Team.objects.filter(
             pk__in=[t for swap in undone for t in swap["teams"]]).values_list("pk", "code"))
-        notes.append("swaps of an undone round reverted: " + ", ".join(
-            f"{codes.get(a, a)} and {codes.get(b, b)}" for a, b in
-            (swap["teams"] for swap in undone)))
+        notes.append(phrase(
+            gettext_noop("swaps of an undone round reverted: %(pairs)s"),
+            pairs=[phrase(gettext_noop("%(a)s and %(b)s"), a=codes.get(a, a), b=codes.get(b, b))
+                   for a, b in (swap["teams"] for swap in undone)]))
     return schedule
 
 

@@ -48,12 +48,9 @@ def set_qualification(actor: Actor, stage: Stage, *, qualify_from: Stage | int |
         stage.extra_qualifiers = extra
         stage.save(update_fields=["qualify_from", "qualifiers_per_group", "extra_qualifiers"])
         audit(actor, tournament, "stage.qualification",
-              f"{actor.name} set the qualification of {stage.name}: "
-              + (f"the top {per_group} of each group of {source.name}"
-                 + (f" and the {extra} best of the next place" if extra else "")
-                 if source else "seeds entered by hand"),
               stage=stage.pk, qualify_from=source.pk if source else None,
-              qualifiers_per_group=per_group, extra_qualifiers=extra)
+              qualifiers_per_group=per_group, extra_qualifiers=extra,
+              stage_name=stage.name, source_name=source.name if source else None)
     return stage
 
 
@@ -84,11 +81,6 @@ def seed_from_standings(actor: Actor, stage: Stage) -> list[StageTeam]:
                    "problems": " ".join([*plan.problems, *filter(None, [plan.error])])})
         entries = save_entries(knockout, [seed.team for seed in plan.seeds])
         used = plan.standings_used()
-        audit(actor, tournament, "stage.seeded",
-              f"{actor.name} seeded {knockout.name} from the official standings of "
-              f"{plan.source.name}: " + "; ".join(
-                  f"{s['seed']}. {s['team']} ({(s['group'] + ' ') if s['group'] else ''}"
-                  f"place {s['place']}: {s['match_points']} mp, {s['small_points']:+d} sp, "
-                  f"{s['wins']} w{', extra' if s['extra'] else ''})" for s in used),
-              stage=knockout.pk, source=plan.source.pk, seeds=used)
+        audit(actor, tournament, "stage.seeded", stage=knockout.pk, source=plan.source.pk,
+              seeds=used, stage_name=knockout.name, source_name=plan.source.name)
     return entries

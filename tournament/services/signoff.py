@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring.match import plays_extra_hands
+from tournament.audit_wording import match_name
 from tournament.models import Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
@@ -76,9 +77,8 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
         match.save(update_fields=["home_total", "away_total", "signed_off_at",
                                   "signed_off_by", "revision"])
         write_match_results(match)
-        audit(actor, tournament, "match.sign_off",
-              f"{actor.name} signed off match {match.number} ({match.home.code} {home} – "
-              f"{away} {match.away.code})", match=match.pk)
+        audit(actor, tournament, "match.sign_off", match=match.pk,
+              match_name=match_name(match), totals=[home, away])
     return match
 
 

@@ -77,10 +77,8 @@ def assign_role(
             defaults={"role": role, "is_chief_referee": is_chief_referee},
         )
         forget_cached_roles(user)
-        audit(actor, tournament, "staff.assign",
-              f"{actor.name} made {user.get_username()} {staff.title}"
-              + (" (new account)" if password else ""),
-              user=user.pk, role=role, chief=is_chief_referee)
+        audit(actor, tournament, "staff.assign", user=user.pk, role=role,
+              chief=is_chief_referee, username=user.get_username(), new_account=bool(password))
     return staff, password
 
 
@@ -93,4 +91,4 @@ def remove_role(actor: Actor, staff: StaffRole) -> None:
         name = staff.user.get_username()
         staff.delete()
         forget_cached_roles(staff.user)
-        audit(actor, tournament, "staff.remove", f"{actor.name} removed {name} from the staff")
+        audit(actor, tournament, "staff.remove", username=name)

@@ -94,12 +94,9 @@ def create_stage(
         except IntegrityError:
             raise ServiceError(gettext("there is already a stage called %(name)r")
                                % {"name": name}) from None
-        audit(actor, tournament, "stage.create",
-              f"{actor.name} created the stage {stage.name} ({stage.get_kind_display()})"
-              + (f", seeded from the standings of {source.name}: {per_group} per group"
-                 + (f" and the {extra} best of the next place" if extra else "")
-                 if source else ""),
-              stage=stage.pk)
+        audit(actor, tournament, "stage.create", stage=stage.pk, stage_name=stage.name,
+              kind=stage.kind, source_name=source.name if source else None,
+              per_group=per_group, extra=extra)
     return stage
 
 
@@ -139,9 +136,8 @@ def enter_teams(actor: Actor, stage: Stage, teams: Sequence[Team | int]) -> list
         _check_can_change_entries(stage)
         ordered = _resolve_teams(stage, teams)
         entries = save_entries(stage, ordered)
-        audit(actor, stage.tournament, "stage.teams",
-              f"{actor.name} entered {len(entries)} teams in {stage.name}: "
-              + ", ".join(t.code for t in ordered), stage=stage.pk)
+        audit(actor, stage.tournament, "stage.teams", stage=stage.pk, stage_name=stage.name,
+              codes=[t.code for t in ordered])
     return entries
 
 
@@ -193,11 +189,9 @@ def allot_groups(
                 for position, m in enumerate(members, 1)
             )
             created.append(group)
-        words = "; ".join(
-            f"{name}: " + ", ".join(by_id[m.pk if isinstance(m, Team) else int(m)].code
-                                   for m in members)
-            for name, members in zip(names, groups, strict=True)
-        )
-        audit(actor, stage.tournament, "stage.groups",
-              f"{actor.name} allotted the groups of {stage.name}: {words}", stage=stage.pk)
+        allotted = [[name, [by_id[m.pk if isinstance(m, Team) else int(m)].code
+                            for m in members]]
+                    for name, members in zip(names, groups, strict=True)]
+        audit(actor, stage.tournament, "stage.groups", stage=stage.pk, stage_name=stage.name,
+              groups=allotted)
     return created

@@ -4,6 +4,7 @@ teams it separated and their lots, once per round."""
 
 from __future__ import annotations
 
+from tournament.audit_wording import round_name
 from tournament.models import AuditEntry, Round, Stage
 from tournament.selectors.standings import stage_tables
 from tournament.services.base import Actor, audit
@@ -26,17 +27,14 @@ def record_lots(actor: Actor, round_: Round) -> AuditEntry | None:
         for index, line in enumerate(lines):
             if line.separated_by == "lots":
                 below = lines[index + 1]
+                separation = line.separation
                 decided.append({"group": str(table.group) if table.group else "",
                                 "above": line.team.code, "below": below.team.code,
-                                "rank": line.rank, "text": line.separation.text})
+                                "rank": line.rank, "text": separation.text,
+                                "key": separation.key, "above_value": separation.above,
+                                "below_value": separation.below})
     if not decided:
         return None
-    places = "; ".join(f"{d['group'] + ': ' if d['group'] else ''}{d['above']} "
-                       f"(place {d['rank']}) above {d['below']}, {d['text']}"
-                       for d in decided)
-    return audit(actor, tournament, ACTION,
-                 f"Drawing of lots in the standings of {stage.name} after {round_.label}: "
-                 f"{places} ("
-                 + ("seeded from deal key 1, checkable once it is revealed" if data.seed
-                    else "no deal key yet: an empty seed") + ")",
-                 round=round_.pk, stage=stage.pk, lots=decided)
+    return audit(actor, tournament, ACTION, round=round_.pk, stage=stage.pk, lots=decided,
+                 stage_name=stage.name, round_name=round_name(round_),
+                 seeded=bool(data.seed))

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.pairing import SwapConflict, swap_conflicts
+from tournament.audit_wording import phrase, round_name, say
 from tournament.models import (
     Group,
     Match,
@@ -33,7 +34,13 @@ class SwapCheck:
     """What a swap would do: errors forbid it, warnings need the director's consent."""
 
     errors: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
+    # Phrases (``audit_wording.phrase``): the swap's audit entry keeps them, so that they
+    # read in each reader's language; ``warnings`` are their words in the active one.
+    warning_phrases: tuple[dict, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(say(warning) for warning in self.warning_phrases)
 
 
 @dataclass
@@ -62,7 +69,7 @@ def _stage_entry(stage: Stage, team: Team) -> StageTeam | None:
 def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
     """Everything a swap of two teams would break, without changing anything."""
     errors: list[str] = []
-    warnings: list[str] = []
+    warnings: list[dict] = []
     stage = round_.stage
     if round_.status != Round.Status.DRAFT:
         errors.append(
@@ -80,9 +87,9 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
     if errors:
         return SwapCheck(tuple(errors), tuple(warnings))
     if a.match is not None and a.match == b.match:
-        warnings.append(
-            gettext("%(team_a)s and %(team_b)s change sides: the other team deals first at table "
-                    "1") % {"team_a": team_a.code, "team_b": team_b.code})
+        warnings.append(phrase(
+            gettext_noop("%(team_a)s and %(team_b)s change sides: the other team deals first "
+                         "at table 1"), team_a=team_a.code, team_b=team_b.code))
         return SwapCheck(tuple(errors), tuple(warnings))
 
     new_opponents = {team_a: b.opponent, team_b: a.opponent}
@@ -110,21 +117,22 @@ def check_swap(round_: Round, team_a: Team, team_b: Team) -> SwapCheck:
                 gettext("winners advance in a knockout: only the first round's seeded bracket "
                         "can be changed by hand"))
         else:
-            warnings.append(gettext("the seeded bracket changes: seeds no longer meet as planned"))
+            warnings.append(phrase(
+                gettext_noop("the seeded bracket changes: seeds no longer meet as planned")))
     else:
         records = team_records(stage)
         for team, opponent in new_opponents.items():
             if opponent is not None and team.pk < opponent.pk:
                 mine, theirs = records[team.pk].match_points, records[opponent.pk].match_points
                 if mine != theirs:
-                    warnings.append(
-                        gettext("%(team)s (%(mine)s match points) would meet %(opponent)s "
-                                "(%(theirs)s)")
-                        % {"team": team.code, "mine": mine, "opponent": opponent.code,
-                           "theirs": theirs})
+                    warnings.append(phrase(
+                        gettext_noop("%(team)s (%(mine)s match points) would meet "
+                                     "%(opponent)s (%(theirs)s)"),
+                        team=team.code, mine=mine, opponent=opponent.code, theirs=theirs))
         for team, place in ((team_a, b), (team_b, a)):
             if place.match is None and records[team.pk].byes:
-                warnings.append(gettext("%(team)s would have a second bye") % {"team": team.code})
+                warnings.append(phrase(gettext_noop("%(team)s would have a second bye"),
+                                       team=team.code))
     return SwapCheck(tuple(errors), tuple(warnings))
 
 
@@ -189,21 +197,20 @@ def swap_teams(actor: Actor, round_: Round, team_a: Team, team_b: Team,
         a, b = places[team_a.pk], places[team_b.pk]
         _rebuild(round_, a, b, team_a, team_b)
         follows = _swap_in_stored_schedule(round_, team_a, team_b)
-        audit(actor, tournament, "round.swap",
-              f"{actor.name} swapped {team_a.code} and {team_b.code} in {round_}"
-              + (f" ({follows})" if follows else "")
-              + (" despite: " + "; ".join(check.warnings) if check.warnings else ""),
-              round=round_.pk, teams=[team_a.pk, team_b.pk])
+        audit(actor, tournament, "round.swap", round=round_.pk, teams=[team_a.pk, team_b.pk],
+              team_codes=[team_a.code, team_b.code], round_name=round_name(round_),
+              follows=follows, warnings=list(check.warning_phrases))
     return check
 
 
-def _swap_in_stored_schedule(round_: Round, team_a: Team, team_b: Team) -> str:
+def _swap_in_stored_schedule(round_: Round, team_a: Team, team_b: Team) -> dict | None:
     """Rewrite the stage's schedule the way the round was changed: a group's remaining
-    rounds or the knockout bracket; say what follows. Needs the stage's row lock."""
+    rounds or the knockout bracket; say what follows (a phrase, or None for nothing).
+    Needs the stage's row lock."""
     stage = round_.stage
     schedule = stage_schedule(stage, store=False)
     if schedule is None:
-        return ""  # a Swiss stage pairs each round from the standings
+        return None  # a Swiss stage pairs each round from the standings
     swap: dict = {"round": round_.number, "teams": [team_a.pk, team_b.pk]}
     if stage.kind == Stage.Kind.GROUPS:
         group = _stage_entry(stage, team_a).group
@@ -213,11 +220,11 @@ def _swap_in_stored_schedule(round_: Round, team_a: Team, team_b: Team) -> str:
     stage.schedule = swapped
     stage.save(update_fields=["schedule"])
     if stage.kind == Stage.Kind.KNOCKOUT:
-        return "the bracket follows"
+        return phrase(gettext_noop("the bracket follows"))
     later = slice(round_.number, None)
     if swapped["groups"][swap["group"]][later] == schedule["groups"][swap["group"]][later]:
-        return ""  # two opponents changed sides: nothing later moves
-    return f"the later rounds of {group} follow"
+        return None  # two opponents changed sides: nothing later moves
+    return phrase(gettext_noop("the later rounds of %(group)s follow"), group=str(group))
 
 
 def _rebuild(round_: Round, a: _Place, b: _Place, team_a: Team, team_b: Team) -> None:

@@ -163,8 +163,6 @@ def import_teams(
                 transaction.set_rollback(True)
                 return report
         report.imported = True
-        audit(actor, tournament, "team.import",
-              f"{actor.name} imported {len(report.teams)} teams"
-              + (f" from {filename}" if filename else ""),
-              codes=[entry.code for _, entry in report.teams])
+        audit(actor, tournament, "team.import", codes=[entry.code for _, entry in report.teams],
+              filename=filename or "")
     return report

@@ -23,7 +23,8 @@ TEAM_FIELDS = (
     "player1", "player1_id", "player2", "player2_id", "reserve", "reserve_id",
 )
 REQUIRED_TEAM_FIELDS = ("code", "name", "player1", "player2")
-_LABELS = {
+# The fields of a team by name, as the team form and the audit log name them.
+FIELD_LABELS = {
     "code": gettext_lazy("team code"), "name": gettext_lazy("team name"),
     "country": gettext_lazy("country or club"), "seed": gettext_lazy("seed"),
     "player1": gettext_lazy("player 1"), "player1_id": gettext_lazy("federation id of player 1"),
@@ -68,7 +69,7 @@ def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
     for field in TEAM_FIELDS:
         try:
             values[field] = clean_text(
-                raw.get(field), label=_LABELS[field], max_length=_MAX_LENGTH[field],
+                raw.get(field), label=FIELD_LABELS[field], max_length=_MAX_LENGTH[field],
                 required=field in REQUIRED_TEAM_FIELDS,
             )
         except ValueError as error:
@@ -218,8 +219,8 @@ def create_team(actor: Actor, tournament: Tournament, entry: TeamEntry) -> Team:
     with transaction.atomic():
         _check_no_conflicts(tournament, entry, exclude=None)
         team = insert_team(tournament, entry)
-        audit(actor, tournament, "team.create",
-              f"{actor.name} added team {team.name} ({team.code})", team=team.pk)
+        audit(actor, tournament, "team.create", team=team.pk, team_name=team.name,
+              team_code=team.code)
     return team
 
 
@@ -260,10 +261,8 @@ def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
         after = team_entry_fields(team)
         changes = {k: [before[k], after[k]] for k in TEAM_FIELDS if before[k] != after[k]}
         if changes:
-            words = ", ".join(f"{_LABELS[k]} {old or '—'} → {new or '—'}"
-                              for k, (old, new) in changes.items())
-            audit(actor, tournament, "team.update",
-                  f"{actor.name} changed team {team.code}: {words}", team=team.pk, changes=changes)
+            audit(actor, tournament, "team.update", team=team.pk, team_code=team.code,
+                  changes=changes)
     return team
 
 
@@ -271,14 +270,15 @@ def delete_team(actor: Actor, team: Team) -> None:
     tournament = team.tournament
     require(actor.user, tournament, Perm.MANAGE_TEAMS)
     with transaction.atomic():
-        label = f"{team.name} ({team.code})"
+        name, code = team.name, team.code
+        label = f"{name} ({code})"
         try:
             team.delete()
         except ProtectedError:
             raise ServiceError(
                 gettext("team %(label)s has played or been drawn and cannot be deleted")
                 % {"label": label}) from None
-        audit(actor, tournament, "team.delete", f"{actor.name} deleted team {label}")
+        audit(actor, tournament, "team.delete", team_name=name, team_code=code)
 
 
 def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
@@ -295,6 +295,5 @@ def set_player_pin(actor: Actor, player: Player, pin: str) -> None:
     with transaction.atomic():
         player.pin_hash = hash_pin(pin) if pin else ""
         player.save(update_fields=["pin_hash"])
-        audit(actor, player.team.tournament, "player.pin",
-              f"{actor.name} {'set' if pin else 'removed'} the PIN of {player.name} "
-              f"({player.team.code})", player=player.pk)
+        audit(actor, player.team.tournament, "player.pin", player=player.pk, set=bool(pin),
+              player_name=player.name, team_code=player.team.code)

@@ -48,9 +48,8 @@ def create_tournament(actor: Actor, **values) -> Tournament:
                 forget_cached_roles(actor.user)
             # The key exists from the start so its commitment is public before any deal.
             key = make_key(actor, tournament)
-            audit(actor, tournament, "tournament.create",
-                  f"{actor.name} created the tournament {tournament.name}; deal commitment "
-                  f"{key.commitment}")
+            audit(actor, tournament, "tournament.create", name=tournament.name,
+                  commitment=key.commitment)
     except IntegrityError:
         raise ServiceError(
             _("The short name %(slug)s is already taken.") % {"slug": tournament.slug},
@@ -78,12 +77,7 @@ def update_tournament(actor: Actor, tournament: Tournament, **values) -> Tournam
                 return locked
             _validated(locked)
             locked.save()
-            words = ", ".join(
-                f"{Tournament._meta.get_field(name).verbose_name} {old} → {new}"
-                for name, (old, new) in changes.items()
-            )
-            audit(actor, locked, "tournament.update", f"{actor.name} changed {words}",
-                  changes=changes)
+            audit(actor, locked, "tournament.update", changes=changes)
     except IntegrityError:
         raise ServiceError(
             _("The short name %(slug)s is already taken.") % {"slug": values.get("slug")},
@@ -102,8 +96,7 @@ def open_to_public(actor: Actor, tournament: Tournament) -> Tournament:
             return locked
         locked.status = Tournament.Status.RUNNING
         locked.save(update_fields=["status"])
-        audit(actor, locked, "tournament.open",
-              f"{actor.name} opened the public pages of {locked.name} (status Running)",
+        audit(actor, locked, "tournament.open", name=locked.name,
               changes={"status": [Tournament.Status.SETUP.value,
                                   Tournament.Status.RUNNING.value]})
     return locked
@@ -143,13 +136,8 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
         retired = retire_accounts() if demo else []
         for role in staff:
             forget_cached_roles(role.user)
-        audit(actor, None, "tournament.delete",
-              f"{actor.name} deleted the tournament {name} ({slug})"
-              + (" (the demo)" if demo else "")
-              + f": {counts['teams']} teams, {counts['rounds']} rounds"
-              + (", with results" if played else "")
-              + (f"; demo accounts made inactive: {', '.join(retired)}" if retired else ""),
-              slug=slug, demo=demo, retired=retired, **counts)
+        audit(actor, None, "tournament.delete", name=name, slug=slug, demo=demo,
+              played=played, retired=retired, **counts)
 
 
 def _delete_everything(tournament: Tournament) -> None:

@@ -135,7 +135,8 @@ def test_four_way_tie_is_split_one_two_one_and_lots_are_recorded_at_the_close(
     # Closing the last round put the draw on record, once.
     entry = AuditEntry.objects.get(action="standings.lots", data__round=rounds[-1].pk)
     assert entry.data["lots"] == [{"group": "Group A", "above": upper, "below": lower,
-                                   "rank": 4, "text": texts[3]}]
+                                   "rank": 4, "text": texts[3], "key": "lots",
+                                   "above_value": lots[upper], "below_value": lots[lower]}]
     assert f"{upper} (place 4) above {lower}" in entry.summary
     assert record_lots(director_actor, rounds[-1]) is None
     assert AuditEntry.objects.filter(action="standings.lots",

@@ -93,7 +93,9 @@ def test_a_match_typed_at_the_desk_is_stored_and_counts_as_at_the_table(
     assert Approval.objects.filter(result__table__match=desk, method="paper").count() == 16
     assert TableSignature.objects.filter(table__match=desk, method="paper").count() == 4
     entry = AuditEntry.objects.get(action="match.approve_on_paper")
-    assert entry.data == {"match": desk.pk, "approvals": 16, "signatures": 4}
+    assert entry.data == {"match": desk.pk, "approvals": 16, "signatures": 4,
+                          "match_name": {"number": desk.number, "home": desk.home.code,
+                                         "away": desk.away.code}}
     desk.refresh_from_db()
     commands.sign_off(director_actor, desk.pk, revision=shown_revision(
         desk, list(desk.tables.all())), request_token=uuid.uuid4())

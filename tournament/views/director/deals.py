@@ -155,14 +155,14 @@ def round_deals_pdf(request, tournament, pk, kind):
     round_ = _round(tournament, pk)
     if kind not in PRINTOUTS:
         raise Http404("no such printout")
-    document, what = PRINTOUTS[kind]
+    document, _what = PRINTOUTS[kind]
     boxes = round_boxes(round_)
     if not boxes.deals:
         messages.error(request, _("Make the deals of this round first."))
         return redirect("director:round_deals", tournament.slug, round_.pk)
     paper_name = paper_asked(request)
     pdf = document(boxes, paper_name=paper_name).render()
-    record_download(Actor.from_request(request), round_, f"{what} ({paper_name})")
+    record_download(Actor.from_request(request), round_, kind, paper_name)
     response = HttpResponse(pdf, content_type="application/pdf")
     filename = f"{slugify(tournament.slug)}-{slugify(round_.stage.name)}-r{round_.number}-{kind}"
     response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
