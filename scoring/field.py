@@ -4,13 +4,14 @@ The **datum** of a seat on a deal is the mean of the points scored with that sea
 every table that played the deal, leaving out the single highest and the single lowest
 result when at least 8 tables remain; results of withdrawn teams are left out by the caller.
 A player's result **against the field** on a hand is the player's points minus the datum of
-the player's seat on that deal. Everything is exact (``Fraction``); pages round to 2
-decimals. These figures inform; they never change match points, small points or the team
-ranking.
+the player's seat on that deal. Everything is exact: ``Fraction`` values, worked out in
+integers over each deal's number of tables (``field_lines``); pages round to 2 decimals.
+These figures inform; they never change match points, small points or the team ranking.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,15 +54,25 @@ class TableResult:
         return self.dealer_points if seat == DEALER else -self.dealer_points
 
 
+def datum_parts(points: Sequence[int]) -> tuple[int, int] | None:
+    """The datum as two integers, (the sum of the results kept, how many were kept), not
+    reduced: the single highest and lowest result are left out from 8 results on. None when
+    nobody played the deal. The other seat's datum is the opposite over the same count
+    (every hand is zero-sum)."""
+    count = len(points)
+    if not count:
+        return None
+    total = sum(points)
+    if count >= TRIM_FROM:
+        return total - max(points) - min(points), count - 2
+    return total, count
+
+
 def datum(points: Sequence[int]) -> Fraction | None:
     """The mean of the results, without the single highest and lowest from 8 results on;
     None when nobody played the deal."""
-    if not points:
-        return None
-    kept = sorted(points)
-    if len(kept) >= TRIM_FROM:
-        kept = kept[1:-1]
-    return Fraction(sum(kept), len(kept))
+    parts = datum_parts(points)
+    return None if parts is None else Fraction(*parts)
 
 
 @dataclass(frozen=True)
@@ -162,11 +173,111 @@ class FieldLine:
     non_dealer_hands: int = 0
     non_dealer_against_field: Fraction = Fraction(0)
     rank: int = 0
-    per_deal: list[tuple[Hashable, str, int, Fraction]] = field(default_factory=list)
+    # (player, deal, seat, points) of each hand in the order given, and each deal's
+    # datum_parts for the dealer cards: ``per_deal`` is worked out from them when read.
+    played: list[tuple[Hashable, Hashable, str, int]] = field(default_factory=list)
+    datums: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict, compare=False,
+                                                       repr=False)
 
     @property
     def per_hand(self) -> Fraction:
         return self.against_field / self.hands if self.hands else Fraction(0)
+
+    @property
+    def per_deal(self) -> list[tuple[Hashable, str, int, Fraction]]:
+        """Each hand as (deal, seat, points, the points minus the seat's datum)."""
+        out = []
+        for _player, deal, seat, points in self.played:
+            total, count = self.datums[deal]
+            out.append((deal, seat, points, Fraction(
+                points * count - total if seat == DEALER else points * count + total, count)))
+        return out
+
+
+def _exact(numerators: dict[int, int]) -> Fraction:
+    """The sum of numerator/denominator over ``{denominator: numerator}``: one ``Fraction``
+    over the least common multiple of the denominators (few: a deal's denominator is its
+    number of tables kept)."""
+    if not numerators:
+        return Fraction(0)
+    if len(numerators) == 1:
+        ((denominator, numerator),) = numerators.items()
+        return Fraction(numerator, denominator)
+    common = math.lcm(*numerators)
+    return Fraction(sum(numerator * (common // denominator)
+                        for denominator, numerator in numerators.items()), common)
+
+
+def field_lines(hands: Iterable[tuple[Hashable, Hashable, str, int]],
+                deals: Mapping[Hashable, Sequence[int]], *,
+                minimum_hands: int = 0) -> list[FieldLine]:
+    """``against_the_field`` from plain values, for callers with many hands (a 512-team
+    event of 15 rounds has 122,880): each hand is (player, deal, seat, points) and
+    ``deals[deal]`` the points the dealer cards made at every table of the deal.
+
+    Exact without a ``Fraction`` per hand: a deal's datum is total/count (``datum_parts``),
+    so a hand's difference is (points × count − total)/count for the dealer cards and
+    (points × count + total)/count for the other seat; each player's numerators are added
+    up per denominator and each figure becomes one ``Fraction`` at the end
+    (``tests/scoring/test_field_exact.py`` checks it against the ``Fraction`` code)."""
+    data = {}
+    for deal, points in deals.items():
+        parts = datum_parts(points)
+        if parts is not None:
+            data[deal] = parts
+    # player → [dealer hands, non-dealer hands, {count: dealer numerator},
+    #           {count: non-dealer numerator}, the player's hands]
+    tally: dict[Hashable, list] = {}
+    for hand in hands:
+        player, deal, seat, points = hand
+        if seat == DEALER:
+            as_dealer = True
+        elif seat == NON_DEALER:
+            as_dealer = False
+        else:
+            raise RuleError(
+                gettext_noop("a seat holds the dealer or the non-dealer cards, not {seat!r}"),
+                seat=seat)
+        parts = data.get(deal)
+        if parts is None:
+            raise RuleError(
+                gettext_noop("deal {deal!r} has no table result to compare with"),
+                deal=deal)
+        total, count = parts
+        line = tally.get(player)
+        if line is None:
+            line = tally[player] = [0, 0, {}, {}, []]
+        if as_dealer:
+            line[0] += 1
+            numerators = line[2]
+            numerators[count] = numerators.get(count, 0) + points * count - total
+        else:
+            line[1] += 1
+            numerators = line[3]
+            numerators[count] = numerators.get(count, 0) + points * count + total
+        line[4].append(hand)
+    lines = []
+    for player, (dealer_hands, non_dealer_hands, dealer, non_dealer, played) in tally.items():
+        if dealer_hands + non_dealer_hands < minimum_hands:
+            continue
+        dealer_total, non_dealer_total = _exact(dealer), _exact(non_dealer)
+        lines.append(FieldLine(
+            player, dealer_hands + non_dealer_hands, dealer_total + non_dealer_total,
+            dealer_hands, dealer_total, non_dealer_hands, non_dealer_total, played=played,
+            datums=data))
+    return _ranked(lines)
+
+
+def _ranked(lines: list[FieldLine]) -> list[FieldLine]:
+    """By the per-hand figure, then the total; level players share a rank."""
+    keys = {id(line): (line.per_hand, line.against_field) for line in lines}
+    ranked = sorted(lines, key=lambda line: (-keys[id(line)][0], -keys[id(line)][1]))
+    previous: tuple[tuple[Fraction, Fraction], int] | None = None
+    for position, line in enumerate(ranked, 1):
+        key = keys[id(line)]
+        line.rank = previous[1] if previous and previous[0] == key else position
+        previous = (key, line.rank)
+    return ranked
 
 
 def against_the_field(hands: Iterable[PlayerOnDeal],
@@ -175,38 +286,8 @@ def against_the_field(hands: Iterable[PlayerOnDeal],
     """Each player's total and per-hand result against the field, ranked by the per-hand
     figure among players with at least ``minimum_hands`` hands (then by total; level players
     share a rank). ``deals`` gives every table's result on each deal (the player's own table
-    included, withdrawn teams left out)."""
-    data = {}
-    for deal, results in deals.items():
-        dealer = [r.dealer_points for r in results]
-        data[deal] = {DEALER: datum(dealer), NON_DEALER: datum([-p for p in dealer])}
-    lines: dict[Hashable, FieldLine] = {}
-    for hand in hands:
-        if hand.seat not in (DEALER, NON_DEALER):
-            raise RuleError(
-                gettext_noop("a seat holds the dealer or the non-dealer cards, not {seat!r}"),
-                seat=hand.seat)
-        seat_datum = data.get(hand.deal, {}).get(hand.seat)
-        if seat_datum is None:
-            raise RuleError(
-                gettext_noop("deal {deal!r} has no table result to compare with"),
-                deal=hand.deal)
-        difference = hand.points - seat_datum
-        line = lines.setdefault(hand.player, FieldLine(hand.player))
-        line.hands += 1
-        line.against_field += difference
-        line.per_deal.append((hand.deal, hand.seat, hand.points, difference))
-        if hand.seat == DEALER:
-            line.dealer_hands += 1
-            line.dealer_against_field += difference
-        else:
-            line.non_dealer_hands += 1
-            line.non_dealer_against_field += difference
-    ranked = sorted((line for line in lines.values() if line.hands >= minimum_hands),
-                    key=lambda line: (-line.per_hand, -line.against_field))
-    previous: tuple[tuple[Fraction, Fraction], int] | None = None
-    for position, line in enumerate(ranked, 1):
-        key = (line.per_hand, line.against_field)
-        line.rank = previous[1] if previous and previous[0] == key else position
-        previous = (key, line.rank)
-    return ranked
+    included, withdrawn teams left out). Exact (``field_lines``)."""
+    return field_lines(((hand.player, hand.deal, hand.seat, hand.points) for hand in hands),
+                       {deal: [r.dealer_points for r in results]
+                        for deal, results in deals.items()},
+                       minimum_hands=minimum_hands)
