@@ -33,16 +33,18 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from django.db.models import ExpressionWrapper, IntegerField, Q
+
 from scoring import seating
 from scoring.field import (
     DEALER,
+    NON_DEALER,
     TRIM_FROM,
     FieldLine,
     TableResult,
     Traveller,
-    against_the_field,
     favoured_seat,
-    players_on_deal,
+    field_lines,
     table_result,
     traveller,
 )
@@ -59,6 +61,16 @@ def two_places(value: Fraction | None) -> Decimal | None:
         return None
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def deal_key(deal_id: int | None, round_id: int, match_number: int, hand: int,
+             per_match: bool) -> Hashable:
+    """What names the deal a result was played on: the deal's row; in a round without
+    deals made here, ("set", round, deal set, hand), the deal set being the match's with
+    one deal set per match, else 1."""
+    if deal_id is not None:
+        return deal_id
+    return ("set", round_id, match_number if per_match else 1, hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +106,7 @@ class Played:
 
     def key(self, per_match: bool) -> Hashable:
         """The deal it was played on; without deals made here, its set and hand."""
-        if self.deal_id is not None:
-            return self.deal_id
-        return ("set", self.round_id, self.match_number if per_match else 1, self.hand)
+        return deal_key(self.deal_id, self.round_id, self.match_number, self.hand, per_match)
 
     def involves(self, teams: set[int]) -> bool:
         return self.home_id in teams or self.away_id in teams
@@ -376,6 +386,43 @@ def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
 
 # --- players against the field ----------------------------------------------------------------
 
+_FIELD_ROW = ("table__round_id", "table_id", "hand", "table__match_id", "table__match__number",
+              "table__position", "deal_id", "seat1_points", "table__match__home_id",
+              "table__match__away_id")
+
+
+def _field_rows(round_ids: list[int], official_only: bool) -> list[tuple]:
+    """The current results of these rounds' matches decided by play, as plain values in
+    the order of ``_FIELD_ROW`` (one query): what ``_played`` reads, without the columns the
+    comparison does not need, in no particular order (sorting 61,440 rows is not needed)."""
+    rows = HandResult.objects.filter(is_current=True, table__match__forfeited_by__isnull=True,
+                                     table__round_id__in=round_ids)
+    if official_only:
+        rows = rows.filter(table__match__signed_off_at__isnull=False)
+    return list(rows.order_by().values_list(*_FIELD_ROW))
+
+
+def _field_lineups(round_ids: list[int]) -> tuple[dict[int, dict[str, tuple[int, int]]],
+                                                   set[int], set[int]]:
+    """match pk → side → (first player pk, second player pk); the teams with a line-up;
+    the matches not signed off (one query: the sign-off read per match as 1 or 0, not per
+    hand, and no date parsed)."""
+    lineups: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    teams: set[int] = set()
+    unsigned: set[int] = set()
+    for match_id, side, team_id, first, second, provisional in (
+            RoundEntry.objects.filter(round_id__in=round_ids, match__isnull=False)
+            .annotate(provisional=ExpressionWrapper(Q(match__signed_off_at__isnull=True),
+                                                    output_field=IntegerField()))
+            .order_by().values_list("match_id", "side", "team_id", "first_player_id",
+                                    "second_player_id", "provisional")):
+        lineups[match_id][side] = (first, second)
+        teams.add(team_id)
+        if provisional:
+            unsigned.add(match_id)
+    return lineups, teams, unsigned
+
+
 @dataclass(frozen=True)
 class FieldRow:
     rank: int
@@ -449,41 +496,54 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         rounds = [r for r in rounds if r.pk in round_ids]
     minimum = rounds[-1].rules.field_minimum_hands if rounds else \
         DEFAULT_RULES.field_minimum_hands
-    round_of = {r.pk: r for r in rounds}
-    played = _played(table__round_id__in=list(round_of)) if rounds else []
-    if shows is not None:
-        played = [p for p in played if shows(p.round_id, p.table_id, p.hand)]
-    if official_only:
-        played = [p for p in played if not p.provisional]
+    results = _field_rows([r.pk for r in rounds], official_only) if rounds else []
     stages = {r.stage_id: r.stage for r in rounds}
-    out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()} if played else {}
-    lineups = _lineups(round_of) if played else {}
-    deals: dict[Hashable, list[TableResult]] = defaultdict(list)
-    hands = []
-    raw: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # points, dealer, non-dealer
+    out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()} if results else {}
+    out_of = {r.pk: out_by_stage[r.stage_id] for r in rounds} if results else {}
+    per_match = {r.pk: _per_match(r) for r in rounds}
+    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if results else (
+        {}, set(), set())
+    deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
+    hands: list[tuple[int, Hashable, str, int]] = []  # (player, deal, seat, points)
+    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
     provisional: set[int] = set()
     left_out: set[int] = set()
-    for p in played:
-        round_ = round_of[p.round_id]
-        out = out_by_stage[round_.stage_id]
-        if p.involves(out):
-            left_out |= {p.home_id, p.away_id} & out
+    seated: dict[int, tuple[int, ...]] = {}  # table → the players in seats 1 and 2, or ()
+    for (round_id, table_id, hand, match_id, match_number, position, deal_id, seat1, home,
+         away) in results:
+        if shows is not None and not shows(round_id, table_id, hand):
             continue
-        entries = lineups.get(p.match_id, {})
-        if len(entries) != 2:
+        out = out_of[round_id]
+        if out and (home in out or away in out):
+            left_out |= {home, away} & out
+            continue
+        seats = seated.get(table_id)
+        if seats is None:
+            entries = lineups.get(match_id, {})
+            seats = seated[table_id] = (
+                seating.player_in_seat(position, 1, entries),
+                seating.player_in_seat(position, 2, entries)) if len(entries) == 2 else ()
+        if not seats:
             continue  # a match without both line-ups (never written so by the draw)
-        key = p.key(_per_match(round_))
-        deals[key].append(p.result())
-        sides = {side: (entry.first_player_id, entry.second_player_id)
-                 for side, entry in entries.items()}
-        for hand in players_on_deal(p.position, p.hand, p.seat1_points, key, sides):
-            hands.append(hand)
-            line = raw[hand.player]
-            line[0] += hand.points
-            line[1 if hand.seat == DEALER else 2] += hand.points
-            if p.provisional:
-                provisional.add(hand.player)
-    lines = against_the_field(hands, deals, minimum_hands=minimum)
+        key = deal_key(deal_id, round_id, match_number, hand, per_match[round_id])
+        # Seat 1 holds the dealer cards in odd hands (seating.dealer_seat, without a call
+        # per hand: it refuses a hand below 1).
+        seat1_deals = hand % 2 == 1 if hand >= 1 else seating.dealer_seat(hand) == 1
+        dealer_points = seat1 if seat1_deals else -seat1
+        deals[key].append(dealer_points)
+        one, two = seats
+        hands.append((one, key, DEALER if seat1_deals else NON_DEALER, seat1))
+        hands.append((two, key, NON_DEALER if seat1_deals else DEALER, -seat1))
+        dealer, other = seats if seat1_deals else (two, one)
+        line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
+        line[0] += dealer_points
+        line[1] += dealer_points
+        line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
+        line[0] -= dealer_points
+        line[2] -= dealer_points
+        if match_id in unsigned:
+            provisional.update(seats)
+    lines = field_lines(hands, deals, minimum_hands=minimum)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
     rows = [FieldRow(rank=line.rank, player=players[line.player],
@@ -491,10 +551,12 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                      dealer_points=raw[line.player][1], non_dealer_points=raw[line.player][2],
                      provisional=line.player in provisional) for line in lines]
     rows.sort(key=lambda row: (row.rank, row.team.code, row.player.number))
-    teams = {e.team_id: e.team for entries in lineups.values() for e in entries.values()}
+    teams = {player.team_id: player.team for player in players.values()}
+    rounds_per_match = [r for r in rounds if per_match[r.pk]]
     return FieldStandings(
         stage=stage, rows=rows, minimum_hands=minimum, players=len(raw), rounds=rounds,
-        per_match_rounds=[r for r in rounds if _per_match(r)],
-        left_out_teams=sorted((teams[pk] for pk in left_out if pk in teams),
+        per_match_rounds=rounds_per_match,
+        left_out_teams=sorted((teams[pk] for pk in left_out
+                               if pk in lineup_teams and pk in teams),
                               key=lambda team: team.code),
         closed_only=closed_only, official_only=official_only)
