@@ -15,7 +15,7 @@ from tablib import Dataset
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
 from tournament.templatetags.scores import MINUS, signed
-from tournament.wording import separation_text
+from tournament.wording import separation_text, tiebreak_name
 
 
 class TournamentTable(tables.Table):
@@ -160,7 +160,7 @@ class PlainRows:
 class StandingsTable(PlainRows, tables.Table):
     """One standings table (``selectors.standings``): the rows come from ``standings_rows``.
     The page shows team, penalties and the provisional marker as text; the downloads carry
-    the plain values (code and name apart, penalties as numbers, the criterion's key)."""
+    the plain values (code and name apart, penalties as numbers, the criterion's name)."""
 
     caption = _("Standings")
     caption_hidden = True
@@ -220,7 +220,7 @@ class StandingsTable(PlainRows, tables.Table):
                            _("includes a result not signed off yet"), _("provisional"))
 
     def value_provisional(self, value):
-        return "yes" if value else ""
+        return str(_("yes")) if value else ""
 
     def render_separation(self, value):
         return minus_signs(value)
@@ -272,7 +272,8 @@ def standings_rows(table) -> list[dict]:
             "penalty_match_points": totals.penalty_match_points,
             "penalty_small_points": totals.penalty_small_points,
             "provisional": line.provisional, "separation": separation,
-            "separated_by": line.separated_by or "",
+            # The criterion's name in the reader's language (the JSON API keeps its key).
+            "separated_by": tiebreak_name(line.separated_by) if line.separated_by else "",
         })
     return rows
 
@@ -566,7 +567,7 @@ class IndividualTable(PlainRows, tables.Table):
                            _("provisional"))
 
     def value_provisional(self, value):
-        return "yes" if value else ""
+        return str(_("yes")) if value else ""
 
 
 def individual_rows(standings) -> list[dict]:

@@ -182,6 +182,21 @@ def test_csv_download_has_every_value_and_defuses_formulas(director, tournament,
     assert by_code["CHN"][2] == "中国红队"
     assert {row[10] for row in rows[1:]} == {"yes", ""}
     assert rows[-1][11] == ""  # the last team is above nobody
+    # The separating criterion by its name, not its key (the JSON API gives the key).
+    names = {"match points", "small points", "head-to-head", "match wins",
+             "gins and Big Gins", "drawing of lots"}
+    assert {row[12] for row in rows[1:-1]} <= names and rows[1][12]
+
+
+def test_csv_download_speaks_the_readers_language(director, tournament, in_play):
+    response = director.get(url("standings_download", tournament.slug, in_play.pk, "csv"),
+                            HTTP_ACCEPT_LANGUAGE="zh-hans")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:3] == ["#", "代码", "队伍"]
+    assert {row[10] for row in rows[1:]} == {"是", ""}
+    assert not {"match_points", "small_points", "wins", "gins"} & {row[12] for row in rows}
+    assert {row[12] for row in rows[1:-1]} <= {"积分", "小分", "相互战绩", "胜场数",
+                                                "金和大金", "抽签"}
 
 
 def test_xlsx_download_keeps_text_as_text(director, tournament, in_play):

@@ -48,6 +48,11 @@ from tournament.views.public.standings import begun_knockout
 KINDS = (SpreadsheetExport.CSV, SpreadsheetExport.XLSX)
 
 
+def _yes() -> str:
+    """A ticked column of a download, in the reader's language."""
+    return str(_("yes"))
+
+
 def export_response(tournament, table: tables.Table, kind: str, what: str, title: str):
     """The table as a download named ``<tournament>-<what>-<YYYYMMDD-HHMM>.<kind>``."""
     if kind not in KINDS:
@@ -204,7 +209,7 @@ def round_results_export(request, tournament, pk, kind):
             "away_total": _plain(line.away_total if line.has_score else None),
             "home_points": _plain(line.home_points if line.has_score else None),
             "away_points": _plain(line.away_points if line.has_score else None),
-            "state": state, "provisional": "yes" if line.provisional else "",
+            "state": state, "provisional": _yes() if line.provisional else "",
         })
     exclude = [] if any(r["group"] for r in rows) else ["group"]
     if not any(r["provisional"] for r in rows):
@@ -238,9 +243,9 @@ def boxes_export(request, tournament, pk, kind):
     view = public_view(round_, tournament=tournament)
     rows = [{
         "hand": box.deal.hand, "deal_set": box.deal.deal_set, "reserve": box.deal.reserve or "",
-        "replaced": "" if box.deal.is_current else "yes", "tables_": box.summary.tables,
+        "replaced": "" if box.deal.is_current else _yes(), "tables_": box.summary.tables,
         "dealer_datum": _plain(box.dealer_datum), "balance": _plain(box.balance),
-        "provisional": "yes" if box.provisional else "",
+        "provisional": _yes() if box.provisional else "",
     } for box in round_boxes(round_, view=view)]
     return export_response(tournament, BoxesTable(rows), kind, f"{_round_name(round_)}-boxes",
                            str(_("Travellers")))
@@ -291,12 +296,12 @@ def traveller_export(request, tournament, pk, deal_pk, kind):
             "non_dealer": row.non_dealer.player.name if row.non_dealer else "",
             "declarer": str(DECLARERS.get(result.declarer, "")),
             "outcome": str(OUTCOMES.get(result.outcome, result.outcome)),
-            "false_knock": "yes" if result.false_knock else "",
+            "false_knock": _yes() if result.false_knock else "",
             "declarer_deadwood": _plain(result.declarer_deadwood),
             "opponent_deadwood": _plain(result.opponent_deadwood),
             "dealer_points": row.dealer_points, "versus": _plain(row.versus_shown),
-            "counted": "" if row.counted else "yes",
-            "provisional": "yes" if row.played.provisional else "",
+            "counted": "" if row.counted else _yes(),
+            "provisional": _yes() if row.played.provisional else "",
         })
     what = f"{_round_name(round_)}-hand-{deal.hand}-set-{deal.deal_set}"
     if deal.reserve:
@@ -336,7 +341,7 @@ def penalties_export(request, tournament, kind):
         "amount": _plain(p.amount or None), "minutes": _plain(p.minutes),
         "stage": p.round.stage.name, "round": p.round.number,
         "match": p.match.number if p.match else "", "reason": p.reason,
-        "undone": "" if p.is_active else "yes",
+        "undone": "" if p.is_active else _yes(),
         "undo_reason": "" if p.is_active else p.undo_reason,
     } for p in penalty_list(tournament)]
     return export_response(tournament, PenaltyTable(rows), kind, "penalties",

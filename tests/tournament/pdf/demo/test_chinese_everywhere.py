@@ -1,0 +1,281 @@
+"""Every page and printout of the demo, read in Chinese, holds no English sentence of the
+catalogue (issue 27): a message that is translated yet shows in English was never marked
+for translation where it is used, was put together outside the reader's language (an
+f-string, a sentence stored in the database), or sits where ``makemessages`` does not look.
+
+The walk starts at the public home page and the director's dashboard and follows every
+link, as a director and as a spectator, taking one page of each address (two for a match
+and a round, whose pages differ with their state); PDFs are read back with pypdf, CSV and
+XLSX downloads cell by cell. Names typed by people (teams, players, stages) are taken out
+of the text first: a team called "Ace Knights" is not a message."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zoneinfo
+from collections import Counter, deque
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import Client
+from django.urls import Resolver404, resolve, reverse
+
+from tournament.demo import SLUG
+from tournament.models import Group, Penalty, Player, Stage, Team, Tournament
+
+PO = (Path(__file__).resolve().parents[4] / "tournament" / "locale" / "zh_Hans"
+      / "LC_MESSAGES" / "django.po")
+CHINESE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+# Addresses not walked: Django's own admin (its catalogue is Django's), the JSON API (keys
+# and values for programs; its schema page is tested by the axe tests), the language switch.
+NOT_WALKED = ("/admin/", "/api/", "/static/", "/i18n/")
+PAGES_PER_ADDRESS = Counter({"public:match": 2, "public:round": 2, "director:round_detail": 2,
+                             "director:match_page": 2, "public:standings_export": 2})
+# Messages whose Chinese keeps English words of their own (a format's name, a code).
+# A word: two letters or more (a single letter is a card's rank, a suit, a seat, a code).
+WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]+")
+PLACEHOLDER = re.compile(r"%\(\w+\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sd]|\{\w*\}|%%")
+
+
+# The catalogue ------------------------------------------------------------------------------
+
+def catalogue() -> list[tuple[str, str]]:
+    """(English message, its Chinese) of every translated entry of the .po file, each
+    plural form's English apart."""
+    entries, current, key = [], {}, None
+    for line in [*PO.read_text(encoding="utf-8").splitlines(), ""]:
+        if not line.strip():
+            if current.get("msgid"):
+                chinese = current.get("msgstr") or current.get("msgstr[0]", "")
+                for english in (current["msgid"], current.get("msgid_plural")):
+                    if english and chinese:
+                        entries.append((english, chinese))
+            current, key = {}, None
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"') and key:
+            current[key] += _unquote(line)
+        else:
+            key, _, rest = line.partition(" ")
+            current[key] = _unquote(rest)
+    return entries
+
+
+def _unquote(text: str) -> str:
+    return text.strip()[1:-1].replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+
+
+class EnglishFinder:
+    """Finds the catalogue's English in a text: a whole text (a button's "Save") that is a
+    message, or three words or more in a row taken from one."""
+
+    RUN = 3
+
+    def __init__(self, entries: list[tuple[str, str]]):
+        self.whole: dict[str, str] = {}
+        self.templates: list[tuple[re.Pattern, str]] = []
+        self.runs: dict[tuple[str, ...], str] = {}
+        for english, chinese in entries:
+            if not WORD.search(english) or english.strip() in chinese:
+                continue  # no words, or the Chinese keeps the English ("CSV", "PIN")
+            kept = set(_runs(chinese, self.RUN))  # English the Chinese keeps ("manage.py")
+            literal = PLACEHOLDER.split(_squash(english))
+            if len(literal) == 1:
+                self.whole[_squash(english)] = english
+            elif sum(len(WORD.findall(part)) for part in literal) >= 2:
+                # Spaces kept: "{n} win" is not found in "Darwin".
+                pattern = r".+?".join(re.escape(part) for part in literal)
+                self.templates.append((re.compile(pattern, re.S), english))
+            for part in literal:
+                for run in _runs(part, self.RUN):
+                    if run not in kept:
+                        self.runs[run] = english
+
+    def find(self, text: str) -> str | None:
+        """The message of the catalogue found in English in ``text``, or None."""
+        text = _squash(text)
+        if not WORD.search(text):
+            return None
+        if text in self.whole:
+            return self.whole[text]
+        if len(text) < 400:
+            for template, english in self.templates:
+                if template.fullmatch(text):
+                    return english
+        for run in _runs(text, self.RUN):
+            if run in self.runs:
+                return self.runs[run]
+        return None
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _runs(text: str, length: int) -> list[tuple[str, ...]]:
+    """Every ``length`` words in a row of the text, in lower case."""
+    words = [word.lower() for word in WORD.findall(text)]
+    return [tuple(words[start:start + length]) for start in range(len(words) - length + 1)]
+
+
+# Reading what the site sends ------------------------------------------------------------
+
+class PageText(HTMLParser):
+    """The texts a reader meets on a page (each text between tags, and the attributes read
+    aloud or shown: title, alt, placeholder, aria-label, a button's value), and its links."""
+
+    SHOWN = ("title", "alt", "placeholder", "aria-label", "aria-description", "data-label")
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.links: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("script", "style", "template"):
+            self._hidden += 1
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        for name in ("hx-get", "data-hx-get"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        for name in self.SHOWN:
+            if attrs.get(name):
+                self.texts.append(attrs[name])
+        if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
+            self.texts.append(attrs["value"])
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "template") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data):
+        if not self._hidden and data.strip():
+            self.texts.append(data)
+
+
+def texts_of(response) -> tuple[list[str], list[str]]:
+    """(texts, links) of a response by its kind."""
+    kind = response["Content-Type"].split(";")[0]
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    if kind == "text/html":
+        parser = PageText()
+        parser.feed(body.decode())
+        return parser.texts, parser.links
+    if kind == "application/pdf":
+        from pypdf import PdfReader
+
+        reader = PdfReader(io.BytesIO(body))
+        return [line for page in reader.pages for line in page.extract_text().splitlines()], []
+    if kind == "text/csv":
+        return [cell for row in csv.reader(io.StringIO(body.decode("utf-8-sig")))
+                for cell in row], []
+    if "spreadsheet" in kind:
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(body), read_only=True)
+        return [str(cell) for sheet in book.worksheets
+                for row in sheet.iter_rows(values_only=True) for cell in row
+                if isinstance(cell, str)], []
+    return [], []
+
+
+def walk(client: Client, starts: list[str]) -> dict[str, tuple[str, list[str]]]:
+    """Each address reached by links from ``starts``: {url: (route, texts)}."""
+    queue, seen, taken, read = deque(starts), set(starts), Counter(), {}
+    while queue:
+        url = queue.popleft()
+        path = urlsplit(url).path
+        if path.startswith(NOT_WALKED):
+            continue
+        try:
+            route = resolve(path).view_name
+        except Resolver404:
+            continue
+        if taken[route] >= max(1, PAGES_PER_ADDRESS[route]):
+            continue
+        taken[route] += 1
+        response = client.get(url, **CHINESE)
+        if response.status_code != 200:
+            continue
+        texts, links = texts_of(response)
+        read[url] = (route, texts)
+        for link in links:
+            target = urljoin(url, link.split("#")[0])
+            if urlsplit(target).netloc in ("", "testserver") and target not in seen:
+                seen.add(target)
+                queue.append(urlsplit(target).path + (
+                    "?" + urlsplit(target).query if urlsplit(target).query else ""))
+    return read
+
+
+# The walk -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def walked(live_demo, django_db_blocker):
+    """{url: (route, texts)} of every address a director and a spectator reach, in Chinese."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        director = Client()
+        director.force_login(get_user_model().objects.create_superuser(
+            "reader", "reader@example.org", "a-Long-pass-123"))
+        knockout = live_demo.stages.get(kind=Stage.Kind.KNOCKOUT)
+        # Pages no link leads to from the walk's start (a bookmark, a printout).
+        unlinked = [reverse(name, args=args) for name, args in (
+            ("director:standings", [SLUG]), ("director:standings_check", [SLUG]),
+            ("director:bracket_pdf", [SLUG, knockout.pk]),
+            ("public:standings_export", [SLUG, "csv"]),
+            ("public:standings_export", [SLUG, "xlsx"]))]
+        read = walk(director, ["/", f"/manage/{SLUG}/", "/manage/", *unlinked])
+        read.update(walk(Client(), ["/", f"/t/{SLUG}/", "/accounts/login/"]))
+        names = typed_names(live_demo)
+        transaction.set_rollback(True)
+    return read, names
+
+
+def typed_names(tournament: Tournament) -> re.Pattern:
+    """What people typed and the pages show as they typed it (and the time zones' names),
+    as one pattern of whole words, longest first."""
+    names = {tournament.name, tournament.venue, *get_user_model().objects.values_list(
+        "username", flat=True)}
+    for model, fields in ((Team, ("name", "country")), (Player, ("name",)),
+                          (Stage, ("name",)), (Group, ("name",)), (Penalty, ("reason",))):
+        for values in model.objects.values_list(*fields):
+            names.update(values)
+    for zone in zoneinfo.available_timezones():
+        names.update(zone.replace("_", " ").split("/"))
+    names = sorted((name for name in names if name), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+
+
+@pytest.mark.django_db
+def test_the_walk_reads_the_site(walked):
+    """The walk meets the pages the browser tests walk: public, staff, entry, printouts."""
+    read, _names = walked
+    routes = {route for route, _texts in read.values()}
+    for route in ("public:tournament", "public:standings", "public:match", "public:traveller",
+                  "public:screen", "public:bulletin", "director:dashboard", "director:round_detail",
+                  "director:round_deals_pdf", "director:round_scorecards", "director:table_entry",
+                  "director:match_page", "director:desk_match", "director:audit",
+                  "director:tournament_edit", "public:standings_export", "director:bracket_pdf"):
+        assert route in routes, (route, sorted(routes))
+
+
+@pytest.mark.django_db
+def test_no_english_message_in_chinese(walked):
+    read, names = walked
+    finder = EnglishFinder(catalogue())
+    found = {}
+    for url, (_route, texts) in read.items():
+        for text in texts:
+            english = finder.find(names.sub(" ", text))
+            if english:
+                found.setdefault(url, []).append((text[:80], english))
+    assert not found, "\n".join(f"{url}: {texts[:5]}" for url, texts in found.items())
