@@ -27,6 +27,18 @@ def require_part(available: bool, what: str) -> None:
     pytest.skip(f"{what} is not available")
 
 
+@pytest.fixture(autouse=True)
+def _english_to_begin_with():
+    """Every test starts in the default language. A page read in Chinese leaves Chinese
+    active in the test's thread (LocaleMiddleware activates the reader's language and does
+    not switch back), which would turn the next test's service messages Chinese."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
 def on_postgresql() -> bool:
     from django.db import connection
 

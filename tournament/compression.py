@@ -16,6 +16,8 @@ compressed already (PDF, XLSX) or that a cached answer compressed once
 
 from django.middleware.gzip import GZipMiddleware
 
+from tournament.public_cache import COMPRESS_FROM
+
 COMPRESSIBLE = frozenset({"text/html", "application/json", "text/csv", "text/plain"})
 
 
@@ -25,6 +27,8 @@ def may_compress(request, response) -> bool:
         return False
     if "HTTP_AUTHORIZATION" in request.META:
         return False
+    if not response.streaming and len(response.content) < COMPRESS_FROM:
+        return False  # not worth it (as the public cache's copies)
     kind = response.get("Content-Type", "").split(";")[0].strip().lower()
     return kind in COMPRESSIBLE
 

@@ -18,7 +18,7 @@ GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 
 @pytest.fixture
 def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team, closed=1)
+    return build_event(director_actor, tournament, make_team, teams=8, closed=1)
 
 
 def unzipped(response) -> bytes:
@@ -37,12 +37,17 @@ def test_public_pages_json_and_csv_are_compressed(client, tournament, event, set
     assert b"<html" in unzipped(page)
     plain = client.get(reverse("public:standings", args=[slug]))
     assert "Content-Encoding" not in plain and b"<html" in plain.content
-    api = client.get(f"/api/tournaments/{slug}/standings", **GZIP)
+    api = client.get(f"/api/tournaments/{slug}/individual", **GZIP)
     assert json.loads(unzipped(api))
-    download = client.get(reverse("public:standings_export", args=[slug, "csv"]), **GZIP)
+    download = client.get(reverse("public:individual_export", args=[slug, "csv"]), **GZIP)
     rows = list(csv.reader(io.StringIO(unzipped(download).decode("utf-8-sig"))))
     assert rows[0][0] == "#" and len(rows) > 1
     cache.clear()
+
+
+def test_a_small_answer_is_sent_as_it_is(client, tournament, event):
+    response = client.get(f"/api/tournaments/{tournament.slug}", **GZIP)
+    assert len(response.content) < 1024 and "Content-Encoding" not in response
 
 
 def test_files_compressed_already_are_sent_as_they_are(client, tournament, event):
