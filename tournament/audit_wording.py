@@ -203,14 +203,30 @@ def _tournament_create(e: Entry) -> str:
 def _tournament_update(e: Entry) -> str:
     from tournament.models import Tournament
 
-    def label(name: str) -> str:
+    def field(name: str):
         try:
-            return str(Tournament._meta.get_field(name).verbose_name)
+            return Tournament._meta.get_field(name)
         except Exception:  # a field that is no more
-            return name
+            return None
+
+    def label(name: str) -> str:
+        found = field(name)
+        return str(found.verbose_name) if found is not None else name
+
+    def value(name: str, stored) -> str:
+        """A choice by its label ("running" → "Running", in the reader's language), a
+        switch (stored as "True" or "False") as yes or no; anything else as stored."""
+        found = field(name)
+        choices = dict(found.flatchoices) if found is not None and found.choices else {}
+        if stored in choices:
+            return str(choices[stored])
+        if found is not None and found.get_internal_type() == "BooleanField" \
+                and str(stored) in ("True", "False"):
+            return gettext("yes") if str(stored) == "True" else gettext("no")
+        return str(stored)
 
     changes = listed(gettext("%(field)s %(old)s → %(new)s")
-                     % {"field": label(name), "old": old, "new": new}
+                     % {"field": label(name), "old": value(name, old), "new": value(name, new)}
                      for name, (old, new) in e["changes"].items())
     return gettext("%(actor)s changed %(changes)s") % {"actor": e.who, "changes": changes}
 

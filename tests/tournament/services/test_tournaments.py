@@ -2,6 +2,7 @@ import datetime as dt
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
 from tournament.models import AuditEntry, Role, StaffRole
 from tournament.services import ServiceError
@@ -60,6 +61,17 @@ def test_update_is_audited_in_words(admin_user, actor, tournament):
     entry = AuditEntry.objects.get(action="tournament.update")
     assert entry.summary == "root changed venue Shanghai → Beijing, knock limit 10 → 7"
     assert entry.ip_address == "10.0.0.7"
+
+
+def test_a_changed_choice_is_named_by_its_label_in_the_readers_language(admin_user, actor,
+                                                                       tournament):
+    update_tournament(actor(admin_user), tournament, status="finished", public_penalties=False)
+    entry = AuditEntry.objects.get(action="tournament.update")
+    assert "status Running → Finished" in entry.summary
+    assert "yes → no" in entry.summary
+    with translation.override("zh-hans"):
+        chinese = entry.summary
+    assert "running" not in chinese and "进行中 → 已结束" in chinese and "是 → 否" in chinese
 
 
 def test_unchanged_update_writes_nothing(admin_user, actor, tournament):

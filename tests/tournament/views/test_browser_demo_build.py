@@ -75,7 +75,7 @@ def test_the_starting_page_loads_itself_again_until_the_site_answers(browser, sc
     httpd = serving = None
     try:
         page.goto(f"http://127.0.0.1:{port}/")
-        expect(page.locator("h1")).to_have_text("Duplicate Gin is starting")
+        expect(page.locator("h1")).to_have_text("复式金拉米正在启动")  # the reader's language
         assert page.get_attribute("html", "lang") == "zh-hans"
         page.screenshot(path=str(screenshot_dir / "starting-phone.png"), full_page=True)
 
