@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.tournament.views.test_browser_public import overflow
 from tests.tournament.views.test_knockout_pages import finish, pair
 from tournament.demo import SLUG, build_demo
-from tournament.models import Match, Stage
+from tournament.models import Stage
 from tournament.services.draw import generate_round
 from tournament.services.stages import create_stage, enter_teams
 
@@ -34,12 +34,9 @@ def bracket_fits(page) -> str:
         .map(e => e.innerText.replace(/\\s+/g, ' ').slice(0, 40)).join('; ')""")
 
 
-@pytest.mark.parametrize("live", [False, True], ids=["finished", "final-in-play"])
-def test_the_demo_knockout_on_a_phone_and_a_projector(page, live_server, live, screenshot_dir):
-    built = build_demo(5, live=live)
-    final = Match.objects.filter(round__stage__tournament=built.tournament,
-                                 round__stage__kind=Stage.Kind.KNOCKOUT,
-                                 round__number=3, number=1).select_related("home", "away").get()
+def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
+    """The overview, the standings and the big screen in English and Chinese on a phone and
+    a projector: the teams still in while the final is in play, the champion after it."""
     for language in ("en", "zh-Hans"):
         page.set_extra_http_headers({"Accept-Language": language})
         for name, viewport in (("phone", PHONE), ("wide", WIDE)):
@@ -81,6 +78,7 @@ def test_the_demo_knockout_on_a_phone_and_a_projector(page, live_server, live, s
                     assert not bracket_fits(page), (shot, bracket_fits(page))
                 else:
                     assert page.locator(".screen-podium-list li").count() == 3, shot
+    page.set_extra_http_headers({"Accept-Language": "en"})
 
 
 def test_a_sixteen_team_bracket_fits_the_projector(page, live_server, director_actor,
@@ -105,15 +103,20 @@ def test_a_sixteen_team_bracket_fits_the_projector(page, live_server, director_a
 
 def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
         page, live_server, staff_user, screenshot_dir):
-    """The demo with its final in play: a referee enters the hands still missing at the
-    four tables of the final round, has them approved and signed, signs both matches off;
-    the director closes the round; a spectator then sees the champion and the podium."""
+    """The demo with its final in play, on a phone and a projector in both languages; then a
+    director enters the hands still missing at the four tables of the final round, has them
+    approved and signed, signs both matches off, closes the round, reveals the key and
+    marks the tournament finished, all in the pages; a spectator then sees the champion and
+    the podium, and the finished event on a phone and a projector. (One build of the demo
+    for both states: it is the slowest part.)"""
     from tests.tournament.views.test_browser_entry import approve_and_sign, enter_hand, log_in
     from tournament.models import HandResult, Round
 
     built = build_demo(5, live=True)
     tournament = built.tournament
     final_round = Round.objects.get(stage__tournament=tournament, status=Round.Status.IN_PLAY)
+    final = final_round.matches.select_related("home", "away").get(number=1)
+    look_at_the_knockout(page, live_server, final, live=True, screenshot_dir=screenshot_dir)
     spectator = page.context.browser.new_page()
     spectator.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
     assert spectator.locator(".champion").count() == 0
@@ -154,3 +157,17 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
     assert spectator.locator("h2#ranking").inner_text() == "Final ranking"
     spectator.goto(live_server.url + reverse("public:screen", args=[SLUG]))
     assert champion.name in spectator.locator(".screen-champion").inner_text()
+
+    # The end of the event, as the director does it: the key revealed, the event finished.
+    page.goto(live_server.url + reverse("director:deal_key", args=[SLUG]))
+    page.locator("form[action$='/deals/reveal/'] button").click()
+    page.wait_for_load_state()
+    page.goto(live_server.url + reverse("director:tournament_edit", args=[SLUG]))
+    page.select_option("select[name=status]", "finished")
+    page.locator("form button[type=submit].primary").first.click()
+    page.wait_for_load_state()
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert tournament.deal_keys.get().revealed_at is not None
+    look_at_the_knockout(spectator, live_server, final, live=False,
+                         screenshot_dir=screenshot_dir)

@@ -20,7 +20,7 @@ from tests.tournament.views.public_event import (
     public_runs,
     secret_runs,
 )
-from tests.tournament.views.test_deal_secrecy import all_routes, fill
+from tests.tournament.views.routes import all_routes, fill
 from tests.tournament.views.test_public_pages import values_for
 from tournament.models import Deal, HandResult, Tournament
 

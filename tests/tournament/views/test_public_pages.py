@@ -18,7 +18,7 @@ from tests.tournament.views.public_event import (
     public_runs,
     secret_runs,
 )
-from tests.tournament.views.test_deal_secrecy import all_routes, fill
+from tests.tournament.views.routes import all_routes, fill
 from tournament.models import HandResult, Match, Player, Tournament
 from tournament.selectors.bulletin import bulletin_days
 
@@ -27,7 +27,10 @@ PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/", "api/")
 
 
 def public_routes():
-    return [route for route in all_routes() if not route.startswith(PUBLIC_SKIP)]
+    """The public pages; the downloads (``….<slug:kind>``) have their own walk
+    (test_public_exports.py)."""
+    return [route for route in all_routes()
+            if not route.startswith(PUBLIC_SKIP) and not route.endswith(".<slug:kind>")]
 
 
 def values_for(route: str, tournament, event) -> dict:

@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.cards import DECK
-from tests.tournament.views.test_deal_secrecy import all_routes, fill
+from tests.tournament.views.routes import all_routes, fill
 from tournament.models import Deal, HandResult, Round, Stage
 from tournament.services.deals import generate_deals
 from tournament.services.draw import generate_round
@@ -149,10 +149,12 @@ def test_no_url_shows_a_scorer_a_result_of_a_box_still_to_be_played(
     table, hidden = half_played
     secrets = [result.explanation for result in hidden]
     match = table.match
-    values = {"slug": [tournament.slug], "pk": sorted(
-        {dealt_round.pk, match.pk, *dealt_round.tables.values_list("pk", flat=True),
-         *dealt_round.matches.values_list("pk", flat=True)}),
-        "hand": [1, 2], "seat": [1, 2], "kind": ["scorecards", "result-slips"]}
+    values = {"slug": [tournament.slug], "rounds": [dealt_round.pk],
+              "stages": [dealt_round.stage_id],
+              "tables": list(dealt_round.tables.values_list("pk", flat=True)),
+              "matches": list(dealt_round.matches.values_list("pk", flat=True)),
+              "deal_pk": list(dealt_round.deals.values_list("pk", flat=True)),
+              "hand": [1, 2], "seat": [1, 2]}
     visited = 0
     for route in all_routes():
         if route.startswith(("admin/", "i18n/", "accounts/")):
