@@ -75,3 +75,11 @@ def round_in_play(director_actor, tournament, teams):
         return start_round(director_actor, round_)
 
     return make
+
+
+@pytest.fixture
+def own_tournament(make_tournament, staff_user, actor):
+    """A tournament of the test's own and its director's actor, for a test in a module whose
+    ``tournament`` is an event shared by the module (views/public_event.py)."""
+    tournament = make_tournament(name="Own Cup", slug="own-cup")
+    return tournament, actor(staff_user(tournament, "director", username="own-director"))

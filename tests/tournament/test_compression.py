@@ -11,14 +11,11 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.tournament.views.public_event import build_event
+from tests.tournament.views.public_event import one_event_per_module
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 
-
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team, teams=8, closed=1)
+built_event, event, tournament = one_event_per_module(teams=8, closed=1)
 
 
 def unzipped(response) -> bytes:

@@ -15,15 +15,13 @@ from django.test.utils import CaptureQueriesContext
 from tests.tournament.views.public_event import (
     build_event,
     leaked_runs,
+    one_event_per_module,
     public_runs,
     secret_runs,
 )
 from tournament.models import Deal, Match, Player, Tournament
 
-
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team)
+built_event, event, tournament = one_event_per_module()
 
 
 def schema(client) -> dict:
@@ -354,12 +352,13 @@ def test_every_endpoint_reads_in_a_pinned_number_of_queries(
 
 
 def test_a_group_stage_has_a_table_per_group_and_each_groups_own(
-        client, director_actor, tournament, make_team, django_assert_max_num_queries):
+        client, own_tournament, make_team, django_assert_max_num_queries):
     from tests.tournament.views.public_event import play_round
     from tournament.models import Stage
     from tournament.services.draw import generate_round
     from tournament.services.stages import allot_groups, create_stage
 
+    tournament, director_actor = own_tournament
     field = [make_team(tournament, code=f"G{i}", name=f"Group team {i}", seed=str(i))
              for i in range(1, 9)]
     stage = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)

@@ -5,11 +5,27 @@ in play with chosen results at chosen tables."""
 from __future__ import annotations
 
 import html
+import itertools
 import re
 import uuid
 from dataclasses import dataclass, field
 
-from tournament.models import Deal, HandResult, Match, Penalty, Round, Stage, Team
+import datetime as dt
+
+import pytest
+from django.db import transaction
+
+from tournament.models import (
+    Deal,
+    HandResult,
+    Match,
+    Penalty,
+    Round,
+    Stage,
+    StaffRole,
+    Team,
+    Tournament,
+)
 from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.deals import generate_deals
 from tournament.services.draw import generate_round
@@ -76,6 +92,69 @@ class Event:
     open: Round | None = None
     kept_back: list[str] = field(default_factory=list)  # explanations not finished yet
     finished: list[str] = field(default_factory=list)  # explanations of finished boxes
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.stage.tournament
+
+    def read_again(self) -> Event:
+        """The same event freshly read from the database: a test that changes its objects
+        (in the database or in memory) leaves the next test an unchanged copy."""
+        rounds = Round.objects.select_related("stage__tournament").in_bulk(
+            [r.pk for r in self.closed] + ([self.open.pk] if self.open else []))
+        teams = Team.objects.in_bulk([t.pk for t in self.teams])
+        return Event(stage=Stage.objects.select_related("tournament").get(pk=self.stage.pk),
+                     teams=[teams[t.pk] for t in self.teams],
+                     closed=[rounds[r.pk] for r in self.closed],
+                     open=rounds[self.open.pk] if self.open else None,
+                     kept_back=list(self.kept_back), finished=list(self.finished))
+
+
+def one_event_per_module(**options):
+    """Fixtures for a test module whose tests read one event: ``event`` (built by
+    ``build_event(**options)`` once for the module, in a transaction rolled back after the
+    module's last test) and ``tournament``, its tournament. Each test gets them freshly read
+    and runs in its own savepoint, so what it changes is gone for the next test. A test that
+    needs a tournament of its own asks for ``make_tournament``.
+
+    Use: ``built_event, event, tournament = one_event_per_module()`` at the module's top."""
+
+    @pytest.fixture(scope="module", name="built_event")
+    def built_event(django_db_setup, django_db_blocker):
+        from django.contrib.auth import get_user_model
+
+        from tournament.services import Actor
+        from tournament.services.teams import insert_team, parse_team_entry
+
+        with django_db_blocker.unblock(), transaction.atomic():
+            tournament = Tournament.objects.create(
+                name="World Cup", slug="world-cup", venue="Shanghai",
+                starts_on=dt.date(2026, 11, 20), ends_on=dt.date(2026, 11, 22),
+                status=Tournament.Status.RUNNING)
+            director = get_user_model().objects.create_user("event-director")
+            StaffRole.objects.create(tournament=tournament, user=director, role="director")
+
+            numbers = itertools.count(1)
+
+            def make_team(tournament, **fields):  # as the suite's make_team names them
+                n = next(numbers)
+                return insert_team(tournament, parse_team_entry(
+                    {"code": f"T{n}", "name": f"Team {n}", "player1": f"Player {n}a",
+                     "player2": f"Player {n}b", **fields}))
+
+            yield build_event(Actor(user=director, ip="10.0.0.7"), tournament, make_team,
+                              **options)
+            transaction.set_rollback(True)
+
+    @pytest.fixture(name="event")
+    def event(built_event, db):
+        return built_event.read_again()
+
+    @pytest.fixture(name="tournament")
+    def tournament(event):
+        return event.tournament
+
+    return built_event, event, tournament
 
 
 def build_event(actor, tournament, make_team, *, teams=4, closed=2, open_round=True,

@@ -16,6 +16,7 @@ from openpyxl import load_workbook
 
 from tests.tournament.views.public_event import (
     build_event,
+    one_event_per_module,
     leaked_runs,
     public_runs,
     secret_runs,
@@ -27,9 +28,7 @@ from tournament.models import Deal, HandResult, Tournament
 KINDS = ("csv", "xlsx")
 
 
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team)
+built_event, event, tournament = one_event_per_module()
 
 
 def export_routes() -> list[str]:
@@ -161,11 +160,12 @@ FORMULAS = [("EQ", "=SUM(1+1)"), ("MI", "-2+3"), ("PL", "+Plus"), ("AT", "@cmd")
 
 
 def test_a_name_like_a_formula_stays_text_and_numbers_stay_numbers(
-        client, director_actor, tournament, make_team):
+        client, own_tournament, make_team):
+    tournament, director_actor = own_tournament
     build_event(director_actor, tournament, make_team, codes=FORMULAS, open_round=False)
     url = reverse("public:standings_export", args=[tournament.slug, "xlsx"])
     response = client.get(url)
-    assert re.fullmatch(r'attachment; filename="world-cup-standings-swiss-\d{8}-\d{4}\.xlsx"',
+    assert re.fullmatch(r'attachment; filename="own-cup-standings-swiss-\d{8}-\d{4}\.xlsx"',
                         response["Content-Disposition"])
     sheet = load_workbook(io.BytesIO(response.content)).active
     header = [cell.value for cell in sheet[1]]

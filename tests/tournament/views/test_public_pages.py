@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from tests.tournament.views.public_event import (
     build_event,
+    one_event_per_module,
     leaked_runs,
     page_text,
     public_runs,
@@ -60,9 +61,7 @@ def public_urls(tournament, event) -> list[str]:
     return [*urls, round_url + "?by=table", round_url + "?by=team", standings + "?after=1"]
 
 
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team)
+built_event, event, tournament = one_event_per_module()
 
 
 def get_text(client, url) -> str:
@@ -255,14 +254,15 @@ def row_text(page: str, css_class: str) -> list[str]:
 
 
 @pytest.fixture
-def played_open_round(director_actor, tournament, make_team):
-    """Two closed rounds, then round 3 with every hand entered and approved at every
-    table, and only match 1 signed off."""
+def played_open_round(own_tournament, make_team):
+    """In a tournament of its own: two closed rounds, then round 3 with every hand entered
+    and approved at every table, and only match 1 signed off."""
     from tests.tournament.views.public_event import entry_for, start
     from tournament.services.approvals import sign_table
     from tournament.services.draw import generate_round
     from tournament.services.signoff import sign_off_match
 
+    tournament, director_actor = own_tournament
     event = build_event(director_actor, tournament, make_team, open_round=False)
     round_ = start(director_actor, generate_round(director_actor, event.stage))
     for table in round_.tables.order_by("number"):
@@ -291,9 +291,9 @@ def played(tournament, event, setting):
     return standings, {line.team.code: (line.played, line.provisional) for line in table.lines}
 
 
-def test_the_public_standings_count_a_round_in_play_by_the_setting(client, tournament,
-                                                                  played_open_round):
+def test_the_public_standings_count_a_round_in_play_by_the_setting(client, played_open_round):
     event = played_open_round
+    tournament = event.tournament
     first, _second = event.open.matches.order_by("number")
     teams_of_first = {first.home.code, first.away.code}
     standings, rows = played(tournament, event, "closed")
@@ -315,11 +315,11 @@ def test_the_public_standings_count_a_round_in_play_by_the_setting(client, tourn
     assert "After round 1." in after
 
 
-def test_a_signed_off_match_waits_for_its_boxes_everywhere(client, tournament,
-                                                           played_open_round):
+def test_a_signed_off_match_waits_for_its_boxes_everywhere(client, played_open_round):
     """With one deal set for the field a match's boxes are finished only when every table
     has played them: a result withdrawn at another table hides the signed-off match."""
     event = played_open_round
+    tournament = event.tournament
     _first, second = event.open.matches.order_by("number")
     HandResult.objects.filter(table__match=second, hand=4).delete()
     _standings, rows = played(tournament, event, "finished_boxes")
@@ -330,8 +330,7 @@ def test_a_signed_off_match_waits_for_its_boxes_everywhere(client, tournament,
     assert "official" in rows[0] and "in play: 6 of 8 results entered" in rows[1]
 
 
-def test_the_match_page_sets_both_tables_side_by_side(client, director_actor, tournament,
-                                                      make_team):
+def test_the_match_page_sets_both_tables_side_by_side(client, own_tournament, make_team):
     """RULES.md §8's example: at table 1 A's first player (dealer) knocks 4 against 12,
     A +23; at table 2 B's second player holds the same dealer cards and goes gin against
     30, B +55: the swing for A is −32."""
@@ -339,6 +338,7 @@ def test_the_match_page_sets_both_tables_side_by_side(client, director_actor, to
     from tournament.services.draw import generate_round
     from tournament.services.hands import HandEntry
 
+    tournament, director_actor = own_tournament
     tournament.live_results = Tournament.LiveResults.LIVE
     tournament.save()
     event = build_event(director_actor, tournament, make_team, closed=0, open_round=False)
