@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from tests.tournament.test_exchange import BROKEN, _broken, same_people
-from tests.tournament.views.public_event import build_event
+from tests.tournament.views.public_event import one_event_per_module
 from tournament.exchange.backups import list_backups
 from tournament.exchange.common import EXPORT_ACTION, IMPORT_ACTION, dump
 from tournament.exchange.export import export_text
@@ -27,9 +27,7 @@ from tournament.models import AuditEntry, PendingImport, Role, StaffRole, Tourna
 User = get_user_model()
 
 
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team, teams=4)
+built_event, event, tournament = one_event_per_module(teams=4)
 
 
 def command_export(slug, tmp_path, *secrets) -> bytes:
