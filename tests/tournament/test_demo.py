@@ -227,24 +227,6 @@ def test_replace_deletes_the_demo_through_the_service_first(monkeypatch):
                                      data__demo=True).exists()
 
 
-@pytest.mark.django_db
-def test_live_leaves_the_final_round_in_play():
-    built = build_demo(3, live=True)
-    tournament = built.tournament
-    assert tournament.status == Tournament.Status.RUNNING
-    in_play = Round.objects.get(stage__tournament=tournament, status=Round.Status.IN_PLAY)
-    assert in_play.stage.kind == Stage.Kind.KNOCKOUT and in_play.number == 3
-    assert in_play.matches.count() == 2  # the final and the match for third place
-    assert not in_play.matches.exclude(signed_off_at=None).exists()
-    entered = HandResult.objects.filter(table__round=in_play, is_current=True)
-    assert entered.exists() and entered.filter(approvals=None).exists()
-    assert DealKey.objects.get(tournament=tournament).revealed_at is None
-    assert check_standings(tournament).ok
-    client = Client()
-    response = client.get(reverse("public:round", args=[SLUG, in_play.pk]))
-    assert response.status_code == 200
-
-
 @pytest.fixture
 def quickstart(db, settings, tmp_path, monkeypatch):
     settings.STATIC_ROOT = tmp_path / "static"

@@ -4,13 +4,12 @@ in play with chosen results at chosen tables."""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import itertools
 import re
 import uuid
 from dataclasses import dataclass, field
-
-import datetime as dt
 
 import pytest
 from django.db import transaction
@@ -21,8 +20,8 @@ from tournament.models import (
     Match,
     Penalty,
     Round,
-    Stage,
     StaffRole,
+    Stage,
     Team,
     Tournament,
 )

@@ -16,8 +16,8 @@ from openpyxl import load_workbook
 
 from tests.tournament.views.public_event import (
     build_event,
-    one_event_per_module,
     leaked_runs,
+    one_event_per_module,
     public_runs,
     secret_runs,
 )

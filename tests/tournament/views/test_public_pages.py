@@ -13,8 +13,8 @@ from pypdf import PdfReader
 
 from tests.tournament.views.public_event import (
     build_event,
-    one_event_per_module,
     leaked_runs,
+    one_event_per_module,
     page_text,
     public_runs,
     secret_runs,

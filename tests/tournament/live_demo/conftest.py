@@ -1,5 +1,6 @@
-"""The demo event with its final in play, built once for the printouts read back here (the
-bulletin, every printout's fonts): the demo takes seconds to build, more on PostgreSQL.
+"""The demo event with its final in play, built once for the tests of this folder (the demo
+itself, the bulletin, every printout's fonts, every page in Chinese): the demo takes
+seconds to build, more on PostgreSQL.
 It lives in a transaction rolled back when the last test of this folder is done; nothing
 here writes outside it."""
 

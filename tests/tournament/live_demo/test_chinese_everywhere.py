@@ -29,7 +29,7 @@ from django.urls import Resolver404, resolve, reverse
 from tournament.demo import SLUG
 from tournament.models import Group, Penalty, Player, Stage, Team, Tournament
 
-PO = (Path(__file__).resolve().parents[4] / "tournament" / "locale" / "zh_Hans"
+PO = (Path(__file__).resolve().parents[3] / "tournament" / "locale" / "zh_Hans"
       / "LC_MESSAGES" / "django.po")
 CHINESE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 # Addresses not walked: Django's own admin (its catalogue is Django's), the JSON API (keys
