@@ -23,7 +23,9 @@ Each measure runs three times and the median decides (the build machine's load v
 
 How the event is built: teams, the stage, every round's draw (the Swiss pairing from the
 standings), publishing, starting, sign-offs (which write the result rows and the totals)
-and closing go through the services. The 61,440 hands, their 122,880 approvals and the
+and closing go through the services. Each round is dealt (``services.deals``: one deal set
+for the field, 8 boxes a round) and every hand result names the box it was played on. The
+61,440 hands, their 122,880 approvals and the
 15,360 table signatures are written with ``bulk_create`` (each hand scored by
 ``scoring.hand`` under the round's rules, exactly as ``record_hand_result`` stores it): one
 by one through the entry service they would take minutes, and that path has its own
@@ -107,7 +109,7 @@ def build() -> None:
 
     from tournament.models import Approval, HandResult, Stage, TableSignature, Tournament
     from tournament.services import Actor
-    from tournament.services.deals import make_key
+    from tournament.services.deals import deal_set_of, generate_deals, make_key
     from tournament.services.draw import generate_round
     from tournament.services.hands import score_entry, seat_points
     from tournament.services.penalties import record_penalty
@@ -134,18 +136,21 @@ def build() -> None:
     enter_teams(actor, stage, teams)
     for number in range(1, ROUNDS + 1):
         round_ = generate_round(actor, stage, expected_number=number)
+        deals = {(deal.deal_set, deal.hand): deal for deal in generate_deals(actor, round_)}
         publish_round(actor, round_)
         start_round(actor, round_)
         rules = round_.rules
-        tables = list(round_.tables.order_by("number"))
+        tables = list(round_.tables.select_related("match").order_by("number"))
         results = []
         for table in tables:
+            deal_set = deal_set_of(round_, table.match.number)
             for hand in range(1, HANDS + 1):
                 entry = random_entry(rng)
                 score = score_entry(entry, rules)
                 seat1, seat2 = seat_points(score, entry.declarer_seat)
                 results.append(HandResult(
-                    table=table, hand=hand, version=1, outcome=score.outcome.value,
+                    table=table, hand=hand, deal=deals[deal_set, hand], version=1,
+                    outcome=score.outcome.value,
                     declarer_seat=entry.declarer_seat,
                     declarer_deadwood=score.declarer_deadwood,
                     opponent_deadwood=score.opponent_deadwood, seat1_points=seat1,
@@ -186,8 +191,10 @@ def event():
         return None
     stage = Stage.objects.filter(tournament=tournament).first()
     closed = Round.objects.filter(stage=stage, status=Round.Status.CLOSED).count()
-    hands = HandResult.objects.filter(table__round__stage=stage, is_current=True).count()
-    if closed != ROUNDS or hands != TEAMS * ROUNDS * HANDS:
+    hands = HandResult.objects.filter(table__round__stage=stage, is_current=True)
+    # (Events built before the boxes were dealt here have hands without a deal: built again.)
+    if (closed != ROUNDS or hands.count() != TEAMS * ROUNDS * HANDS
+            or hands.filter(deal=None).exists()):
         return None
     return tournament, stage
 

@@ -19,16 +19,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-Long-pass-123"
 
 
-@pytest.fixture(autouse=True)
-def _network_errors_expected(browser_problems):
+@pytest.fixture
+def expected_browser_problems():
     """The browser logs each request the dropped network or the stopped server did not
     answer: here that is the point, not a fault of the page."""
-    yield
-    expected = ("ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED", "ERR_CONNECTION_REFUSED",
-                "ERR_CONNECTION_RESET",
-                "ERR_EMPTY_RESPONSE", "htmx:sendError", "htmx:afterRequest")
-    browser_problems[:] = [p for p in browser_problems
-                           if not any(text in p for text in expected)]
+    return ("ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED", "ERR_CONNECTION_REFUSED",
+            "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE", "htmx:sendError",
+            "htmx:afterRequest")
 
 
 @pytest.fixture
