@@ -290,7 +290,8 @@ def staff_cookie(user) -> str:
 
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[BACKEND_SESSION_KEY] = next(  # the backend that finds users (not the throttle's)
+        path for path in settings.AUTHENTICATION_BACKENDS if "ModelBackend" in path)
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.save()
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
@@ -377,11 +378,13 @@ def main() -> None:
     connection.close()
 
     port = free_port()
+    log_path = ROOT / "var" / "bench" / "last_day-server.log"
+    log = log_path.open("wb")  # read by nobody while it runs: a pipe would fill and block
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "serve", f"127.0.0.1:{port}",
          "--workers", "2", "--no-migrate"],
         env={**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", "HTTPS": "0"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        stdout=log, stderr=log, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     rows, missed, not_measured = [], [], []
     try:
@@ -396,7 +399,12 @@ def main() -> None:
                 not_measured.append(f"{name}: nothing of its kind in this event")
                 continue
             for path in urls:
-                status, _seconds, _size = get(base + path, headers[who])  # warm-up
+                try:
+                    status, _seconds, _size = get(base + path, headers[who])  # warm-up
+                except OSError as error:
+                    not_measured.append(f"{name} {path}: {error} (see {log_path})")
+                    missed.append(name)
+                    continue
                 if status != 200:
                     not_measured.append(f"{name} {path}: HTTP {status}")
                     continue
@@ -416,6 +424,7 @@ def main() -> None:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
+        log.close()
     for line in not_measured:
         print(f"not measured: {line}")
     print(f"{len(rows)} addresses measured, {len(rows) - len(missed)} met their target"

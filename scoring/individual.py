@@ -133,15 +133,87 @@ def table_lines(hands: Iterable[tuple], lineups: Mapping[Hashable, Mapping[str, 
     lines: dict[PlayerId, PlayerLine] = {}
     for (player, dealer, outcome, declared, false_knocked, provisional), (hands_, points) \
             in alike.items():
-        if outcome not in _OUTCOMES:
-            raise RuleError(
-                gettext_noop("unknown outcome {outcome!r}; expected one of {choices}"),
-                outcome=outcome, choices=", ".join(OUTCOMES))
-        if outcome == "draw" and declared:
-            raise RuleError(gettext_noop("nobody declares in a draw"))
+        _check(outcome, declared)
         _count(lines, player, hands_, points, dealer, outcome, declared, false_knocked,
                provisional)
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What one seat of a table made of its hands, in the figures of a player's line: the
+    individual standings add up the tallies of a player's seats instead of reading every
+    hand again (a 512-team event has 61,440 hands; its tallies are 15,360)."""
+
+    hands: int = 0
+    points: int = 0
+    dealer_hands: int = 0
+    dealer_points: int = 0
+    gins: int = 0
+    big_gins: int = 0
+    knocks: int = 0
+    undercuts_won: int = 0
+    undercuts_suffered: int = 0
+    false_knocks: int = 0
+    draws: int = 0
+
+    @classmethod
+    def of(cls, line: PlayerLine) -> Tally:
+        return cls(line.hands, line.points, line.as_dealer.hands, line.as_dealer.points,
+                   line.gins, line.big_gins, line.knocks, line.undercuts_won,
+                   line.undercuts_suffered, line.false_knocks, line.draws)
+
+
+def seat_tallies(hands: Iterable[tuple[int, int, int, str, int | None, int | None]],
+                 ) -> tuple[Tally, Tally]:
+    """Seat 1's and seat 2's tallies of a table's hands, each hand (hand number, seat 1's
+    points, seat 2's points, outcome, declarer's seat, false knocker's seat): counted as
+    ``table_lines`` counts a hand for the players in those seats."""
+    lines: dict[PlayerId, PlayerLine] = {}
+    for number, one, two, outcome, declarer, false_knock in hands:
+        _check(outcome, declarer is not None)
+        dealing = dealer_seat(number)
+        for seat, points in ((1, one), (2, two)):
+            _count(lines, seat, 1, points, dealing == seat, outcome, declarer == seat,
+                   false_knock == seat, False)
+    return (Tally.of(lines.get(1) or PlayerLine(1)), Tally.of(lines.get(2) or PlayerLine(2)))
+
+
+def tally_lines(tallies: Iterable[tuple[PlayerId, Tally, bool]]) -> dict[PlayerId, PlayerLine]:
+    """Every player's line (not ranked yet: ``rank_lines``) from the tallies of the seats
+    the player sat in, each (player, tally, provisional): the lines ``table_lines`` makes of
+    the same hands. A tally of no hands makes no line."""
+    lines: dict[PlayerId, PlayerLine] = {}
+    for player, tally, provisional in tallies:
+        if not tally.hands:
+            continue
+        line = lines.get(player)
+        if line is None:
+            line = lines[player] = PlayerLine(player)
+        line.hands += tally.hands
+        line.points += tally.points
+        line.as_dealer.hands += tally.dealer_hands
+        line.as_dealer.points += tally.dealer_points
+        line.as_non_dealer.hands += tally.hands - tally.dealer_hands
+        line.as_non_dealer.points += tally.points - tally.dealer_points
+        line.gins += tally.gins
+        line.big_gins += tally.big_gins
+        line.knocks += tally.knocks
+        line.undercuts_won += tally.undercuts_won
+        line.undercuts_suffered += tally.undercuts_suffered
+        line.false_knocks += tally.false_knocks
+        line.draws += tally.draws
+        line.provisional = line.provisional or provisional
+    return lines
+
+
+def _check(outcome: str, declared: bool) -> None:
+    if outcome not in _OUTCOMES:
+        raise RuleError(
+            gettext_noop("unknown outcome {outcome!r}; expected one of {choices}"),
+            outcome=outcome, choices=", ".join(OUTCOMES))
+    if outcome == "draw" and declared:
+        raise RuleError(gettext_noop("nobody declares in a draw"))
 
 
 def _count(lines: dict[PlayerId, PlayerLine], player: PlayerId, hands: int, points: int,

@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.individual import individual_standings, rank_lines, table_hands, table_lines
+from scoring.individual import (
+    individual_standings,
+    rank_lines,
+    seat_tallies,
+    table_hands,
+    table_lines,
+    tally_lines,
+)
+from scoring.seating import player_in_seat
 
 LINEUPS = {1: {"home": ("a1", "a2"), "away": ("b1", "b2")},
            2: {"home": ("c1", "c2"), "away": ("a1", "a2")},  # a plays away in match 2
@@ -47,3 +55,38 @@ def test_table_lines_refuse_what_a_player_hand_refuses():
         table_lines([(1, 1, 0, 0, 0, "draw", None, None, False)], LINEUPS)
     with pytest.raises(RuleError, match="tables 1 and 2"):
         table_lines([(1, 3, 1, 0, 0, "draw", None, None, False)], LINEUPS)
+
+
+@settings(max_examples=200)
+@given(st.lists(hand, max_size=60), st.integers(0, 4),
+       st.fixed_dictionaries({match: st.booleans() for match in LINEUPS}))
+def test_the_lines_of_the_seats_tallies_are_the_lines_of_their_hands(hands, minimum,
+                                                                     provisional):
+    """Each table's hands tallied per seat (what the database keeps, issue 28), the
+    tallies added up per player: the lines, ranks and figures of every hand counted one by
+    one. (A match is provisional as a whole: it is signed off or not.)"""
+    rows = [(match, position, number, points, -points, outcome, declarer, false_knock,
+             provisional[match])
+            for match, position, number, points, (outcome, declarer), false_knock, _p
+            in hands]
+    slow = rank_lines(table_lines(rows, LINEUPS).values(), minimum_hands=minimum)
+    tables: dict[tuple, list] = {}
+    for match, position, number, one, two, outcome, declarer, false_knock, _p in rows:
+        tables.setdefault((match, position), []).append(
+            (number, one, two, outcome, declarer, false_knock))
+    tallies = [(player_in_seat(position, seat, LINEUPS[match]), tally, provisional[match])
+               for (match, position), table in tables.items()
+               for seat, tally in zip((1, 2), seat_tallies(table), strict=True)]
+    fast = rank_lines(tally_lines(tallies).values(), minimum_hands=minimum)
+    key = lambda line: (line.rank, line.player)  # noqa: E731 (ties keep their first order)
+    assert [astuple(line) for line in sorted(fast, key=key)] == \
+        [astuple(line) for line in sorted(slow, key=key)]
+
+
+def test_seat_tallies_refuse_what_a_player_hand_refuses():
+    with pytest.raises(RuleError, match="unknown outcome"):
+        seat_tallies([(1, 0, 0, "schneider", 1, None)])
+    with pytest.raises(RuleError, match="hands are numbered from 1"):
+        seat_tallies([(0, 0, 0, "draw", None, None)])
+    with pytest.raises(RuleError, match="nobody declares"):
+        seat_tallies([(1, 0, 0, "draw", 1, None)])

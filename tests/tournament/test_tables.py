@@ -93,3 +93,33 @@ def test_a_render_method_asking_for_the_bound_row_is_refused():
 
     with pytest.raises(TypeError, match="render_wins"):
         Odd(STANDINGS).plain_body()
+
+
+@pytest.mark.parametrize(("table_class", "rows", "kwargs"), [
+    (StandingsTable, STANDINGS, {}),
+    (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
+    (QualificationTable, STANDINGS, {}),
+    (IndividualTable, INDIVIDUAL, {}),
+])
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("excluded", [(), ("code", "rank")])
+def test_the_plain_download_rows_are_what_django_tables2_makes(table_class, rows, kwargs,
+                                                               language, excluded):
+    import django_tables2 as tables
+
+    with translation.override(language):
+        table = table_class(rows, **kwargs)
+        plain = list(table.as_values(exclude_columns=excluded))
+        stock = list(tables.Table.as_values(table_class(rows, **kwargs), excluded))
+    assert plain == stock and len(plain) == len(rows) + 1
+
+
+def test_a_column_of_another_kind_is_left_to_django_tables2():
+    import django_tables2 as tables
+
+    class Linked(StandingsTable):
+        name = tables.Column(verbose_name="Team", linkify=lambda record: "/x/")
+        wins = tables.BooleanColumn()
+
+    table = Linked(STANDINGS)
+    assert list(table.as_values()) == list(tables.Table.as_values(Linked(STANDINGS)))
