@@ -116,6 +116,7 @@ def build() -> None:
     from tournament.services.rounds import close_round, publish_round, start_round
     from tournament.services.signoff import sign_off_match
     from tournament.services.stages import create_stage, enter_teams
+    from tournament.services.team_results import write_seat_tallies
     from tournament.services.teams import create_team, parse_team_entry
 
     started = time.perf_counter()
@@ -164,6 +165,7 @@ def build() -> None:
             TableSignature.objects.bulk_create(
                 (TableSignature(table=table, seat=seat, method="tap", recorded_by=user)
                  for table in tables for seat in (1, 2)), batch_size=4000)
+            write_seat_tallies(tables)  # as every hand saved through the services does
         for match in round_.matches.select_related("round__stage__tournament", "home",
                                                    "away"):
             sign_off_match(actor, match)

@@ -274,3 +274,23 @@ def test_rows_of_a_round_not_started_are_stray(event, tournament, director_actor
                            "tie, small points 0, match points 2, gins 0, forfeit no, void no, "
                            "provisional yes)"]
 
+
+
+def test_a_seats_tally_that_its_hands_do_not_make_is_listed(event, tournament):
+    """The seats' tallies the individual standings add up are checked against the hands."""
+    from django.db.models import F
+
+    from tournament.models import SeatTally
+
+    tally = SeatTally.objects.filter(table__round__stage=event, table__round__number=2,
+                                     match__home__code="T5", table__position=2,
+                                     seat=1).get()
+    SeatTally.objects.filter(pk=tally.pk).update(points=F("points") - 7,
+                                                 dealer_points=F("dealer_points") + 2)
+    assert [str(d) for d in check_standings(tournament).differences] == [
+        f"Groups, round 2, match 1 (T5 – T3) table 2 seat 1: tally: points stored "
+        f"{tally.points - 7}, the hands make {tally.points}; dealer points stored "
+        f"{tally.dealer_points + 2}, the hands make {tally.dealer_points}"]
+    SeatTally.objects.filter(pk=tally.pk).delete()
+    assert [str(d) for d in check_standings(tournament).differences] == [
+        "Groups, round 2, match 1 (T5 – T3) table 2 seat 1: no stored tally of its hands"]

@@ -67,6 +67,7 @@ from tournament.models.tournament import validate_time_zone
 from tournament.permissions import forget_cached_roles
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.hands import HandEntry, score_entry, seat_points
+from tournament.services.team_results import write_seat_tallies
 from tournament.services.text import clean_text
 
 MAX_MESSAGES = 50
@@ -1002,6 +1003,8 @@ class _Writer:
              x["match_points"], x["gins"], x["forfeit"], x["void"], x["provisional"],
              when(x["updated_at"]))
             for r, obj in zip(d["rounds"], rounds, strict=True) for x in r["team_results"]])
+        # The seats' tallies, from the hands just written, as every hand saved writes them.
+        write_seat_tallies(table_id.values())
 
     def user_of(self, name):
         return None if name is None else self.user[name]

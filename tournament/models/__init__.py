@@ -6,7 +6,7 @@ from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
 from tournament.models.staff import Role, StaffRole
 from tournament.models.stage import Group, Stage, StageTeam
-from tournament.models.standings import Penalty, TeamResult
+from tournament.models.standings import Penalty, SeatTally, TeamResult
 from tournament.models.team import Player, Team
 from tournament.models.tournament import Tournament
 
@@ -26,6 +26,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundEntry",
+    "SeatTally",
     "StaffRole",
     "Stage",
     "StageTeam",

@@ -60,6 +60,47 @@ class TeamResult(models.Model):
         return f"{self.team} in {self.round}: {self.outcome}"
 
 
+class SeatTally(models.Model):
+    """What one seat of a table made of the table's current hands
+    (``scoring.individual.Tally``), rewritten with them (``services.team_results``): the
+    individual standings add these up rather than read every hand of the event."""
+
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
+                              related_name="tallies")
+    # The round and match of the table, for the standings' filters without joining it.
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey("tournament.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    hands = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(default=0)
+    dealer_hands = models.PositiveSmallIntegerField(default=0)
+    dealer_points = models.IntegerField(default=0)
+    gins = models.PositiveSmallIntegerField(default=0)
+    big_gins = models.PositiveSmallIntegerField(default=0)
+    knocks = models.PositiveSmallIntegerField(default=0)
+    undercuts_won = models.PositiveSmallIntegerField(default=0)
+    undercuts_suffered = models.PositiveSmallIntegerField(default=0)
+    false_knocks = models.PositiveSmallIntegerField(default=0)
+    draws = models.PositiveSmallIntegerField(default=0)
+
+    FIGURES = ("hands", "points", "dealer_hands", "dealer_points", "gins", "big_gins",
+               "knocks", "undercuts_won", "undercuts_suffered", "false_knocks", "draws")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="seat_tally_once"),
+            models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="seat_tally_seat"),
+            models.CheckConstraint(
+                condition=Q(dealer_hands__lte=F("hands"))
+                & Q(hands__gte=F("gins") + F("big_gins") + F("knocks") + F("draws")
+                    + F("undercuts_won") + F("undercuts_suffered")),
+                name="seat_tally_counts_within_hands"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id}: {self.hands} hands"
+
+
 class Penalty(models.Model):
     """A referee's decision against a team or one of its players, with its reason. Undoing
     one entered by mistake keeps the row (marked undone) and restores everything."""

@@ -1,9 +1,12 @@
 """Individual standings as the staff pages read them (issue 11, item 7; RULES.md §12).
 
-The counting is ``scoring.individual``; this module reads the current version of every
-hand of a stage (or of the whole tournament) with the round's line-ups, and hands them to
-``scoring.individual.table_lines``, which gives each hand to the two players in its seats
-(who sits in which seat and who holds the dealer's cards come from ``scoring.seating``).
+The counting is ``scoring.individual``. What each seat of a table made of its hands is
+kept as the seat's tally (``SeatTally``, rewritten with every hand saved:
+``services.team_results``), so the standings read a tally a seat and round, not every hand:
+``scoring.individual.tally_lines`` adds up the tallies of the seats each player sat in (who
+sits in which seat comes from the round's line-ups and ``scoring.seating``). Where the
+public may see only some hands of a round in play (``selectors.visibility``), that round's
+hands are read one by one and counted by ``scoring.individual.table_lines``, as before.
 
 Which hands count, like the team standings (``selectors.standings``):
 
@@ -13,19 +16,30 @@ Which hands count, like the team standings (``selectors.standings``):
 - a match whose result rows are void (a team withdrawn from a group stage: every result
   involving it is cleared) counts no hand either.
 
-Three queries (hands, line-ups, players), whatever the size of the event.
+Three queries (tallies, line-ups, players), a fourth for the public while it sees a round
+only in part (its hands), whatever the size of the event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import ExpressionWrapper, IntegerField, Q
 
-from scoring.individual import PlayerLine, rank_lines, table_lines
-from tournament.models import HandResult, Player, RoundEntry, Stage, Team, TeamResult, Tournament
+from scoring.individual import PlayerLine, Tally, rank_lines, table_lines, tally_lines
+from scoring.seating import player_in_seat
+from tournament.models import (
+    HandResult,
+    Player,
+    RoundEntry,
+    SeatTally,
+    Stage,
+    Team,
+    TeamResult,
+    Tournament,
+)
+from tournament.selectors.visibility import PublicViews
 
 CENT = Decimal("0.01")
 
@@ -61,49 +75,45 @@ class IndividualStandings:
 
 def individual(tournament: Tournament, *, stage: Stage | None = None,
                official_only: bool = False, minimum_hands: int = 0,
-               shows: Callable[[int, int, int], bool] | None = None) -> IndividualStandings:
+               views: PublicViews | None = None) -> IndividualStandings:
     """Every player's line over the counted hands of ``stage`` (every stage when None),
     ranked by points, then points per hand; ``minimum_hands`` leaves out players with
-    fewer hands, ranking those shown (three queries). ``shows(round id, table id, hand)``
-    leaves out the hands it refuses (the public's view, ``selectors.visibility``)."""
+    fewer hands, ranking those shown. ``views`` (the public's, ``selectors.visibility``)
+    leaves out the hands it does not show."""
     where = {"round__stage": stage} if stage is not None else {
         "round__stage__tournament": tournament}
-    # Matches with a void row, read once (a subquery per hand would be read per hand).
+    # Matches with a void row, read once (a subquery per row would be read per row).
     void = TeamResult.objects.filter(void=True, match__isnull=False, **where).values("match_id")
-    hands = (HandResult.objects
-             .filter(is_current=True, table__match__forfeited_by__isnull=True,
-                     **{f"table__{key}": value for key, value in where.items()})
-             .exclude(table__match_id__in=void)
-             # 1 or 0 (true or false on PostgreSQL): no conversion per hand on SQLite.
-             .annotate(official=ExpressionWrapper(Q(table__match__signed_off_at__isnull=False),
-                                                  output_field=IntegerField()))
-             .order_by())
+    # 1 or 0 (true or false on PostgreSQL): no conversion per row on SQLite.
+    official = ExpressionWrapper(Q(match__signed_off_at__isnull=False),
+                                 output_field=IntegerField())
+    tallies = (SeatTally.objects.filter(match__forfeited_by__isnull=True, **where)
+               .exclude(match_id__in=void).annotate(official=official).order_by())
+    shown_whole, shown_in_part = None, []
+    if views is not None:
+        # A round the views do not name shows nothing (a draft).
+        shown_whole = [r for r, view in views.by_round.items() if view.everything]
+        shown_in_part = [r for r, view in views.by_round.items() if not view.everything]
+        tallies = tallies.filter(round_id__in=shown_whole)
     if official_only:
-        hands = hands.filter(table__match__signed_off_at__isnull=False)
+        tallies = tallies.filter(match__signed_off_at__isnull=False)
     lineups: dict[int, dict[str, tuple[int, int]]] = {}
     for match, side, first, second in (RoundEntry.objects.filter(match__isnull=False, **where)
                                        .values_list("match_id", "side", "first_player_id",
                                                     "second_player_id")):
         lineups.setdefault(match, {})[side] = (first, second)
-    columns = ["table__match_id", "table__position", "hand", "seat1_points", "seat2_points",
-               "outcome", "declarer_seat", "false_knock_seat", "official"]
 
-    def counted():
-        if shows is None:
-            rows = hands.values_list(*columns)
-        else:
-            rows = (row[:-2] for row in hands.values_list(*columns, "table__round_id",
-                                                          "table_id")
-                    if shows(row[-2], row[-1], row[2]))
-        for match, position, hand, one, two, outcome, declarer, false_knock, official \
-                in rows:
+    def counted_tallies():
+        for match, position, seat, official_, *figures in tallies.values_list(
+                "match_id", "table__position", "seat", "official", *SeatTally.FIGURES):
             sides = lineups.get(match)
             if sides is None or len(sides) != 2:
                 continue  # a match without both line-ups (never written so by the draw)
-            yield (match, position, hand, one, two, outcome, declarer, false_knock,
-                   not official)
+            yield player_in_seat(position, seat, sides), Tally(*figures), not official_
 
-    everyone = table_lines(counted(), lineups)
+    everyone = tally_lines(counted_tallies())
+    if shown_in_part:
+        _add_hands_shown(everyone, lineups, views, where, void, official_only, shown_in_part)
     lines = rank_lines(everyone.values(), minimum_hands=minimum_hands)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
@@ -114,3 +124,37 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
     return IndividualStandings(tournament=tournament, stage=stage, rows=rows,
                                official_only=official_only, minimum_hands=minimum_hands,
                                players=len(everyone))
+
+
+def _add_hands_shown(lines: dict[int, PlayerLine], lineups, views: PublicViews, where: dict,
+                     void, official_only: bool, rounds: list[int]) -> None:
+    """Count into ``lines`` the hands the public sees of ``rounds``, which it sees in part
+    (rounds in play), one by one (one query)."""
+    hands = (HandResult.objects
+             .filter(is_current=True, table__match__forfeited_by__isnull=True,
+                     **{f"table__{key}": value for key, value in where.items()})
+             .filter(table__round_id__in=rounds)
+             .exclude(table__match_id__in=void)
+             .annotate(official=ExpressionWrapper(Q(table__match__signed_off_at__isnull=False),
+                                                  output_field=IntegerField()))
+             .order_by())
+    if official_only:
+        hands = hands.filter(table__match__signed_off_at__isnull=False)
+
+    def counted():
+        for (match, position, hand, one, two, outcome, declarer, false_knock, official,
+             round_id, table) in hands.values_list(
+                "table__match_id", "table__position", "hand", "seat1_points", "seat2_points",
+                "outcome", "declarer_seat", "false_knock_seat", "official",
+                "table__round_id", "table_id"):
+            sides = lineups.get(match)
+            if sides is None or len(sides) != 2 or not views.shows(round_id, table, hand):
+                continue
+            yield (match, position, hand, one, two, outcome, declarer, false_knock,
+                   not official)
+
+    for player, line in table_lines(counted(), lineups).items():
+        parts = [(player, Tally.of(line), line.provisional)]
+        if player in lines:  # the player's line of the rounds counted by their tallies
+            parts.append((player, Tally.of(lines[player]), lines[player].provisional))
+        lines[player] = tally_lines(parts)[player]

@@ -26,8 +26,11 @@ What is compared:
   in the round), and every value of a row (opponent, outcome, small points, match points,
   gins, forfeit, void, provisional).
 
+- every seat's tally (``SeatTally``, what the individual standings add up) with the tally
+  ``scoring.individual.seat_tallies`` makes of the table's current hands.
+
 Rows exist only in rounds in play or closed: a bye from the start of play, a match from its
-first hand (or its sign-off, or a forfeit). Eight queries for a whole tournament, all in one
+first hand (or its sign-off, or a forfeit). Nine queries for a whole tournament, all in one
 transaction that sees one moment of the database (``one_snapshot``), so that a hand saved
 while the check reads is never taken for a difference.
 """
@@ -43,6 +46,7 @@ from django.db import connection, transaction
 
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, Party, score_hand
+from scoring.individual import seat_tallies
 from scoring.match import bye_result, forfeit_results, match_points
 from scoring.rules import Rules
 from scoring.seating import Side, seat_holder
@@ -52,6 +56,7 @@ from tournament.models import (
     Penalty,
     Round,
     RoundEntry,
+    SeatTally,
     Stage,
     Team,
     TeamResult,
@@ -178,6 +183,8 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
     report.stored_rows = len(stored)
 
     withdrawn = {s.pk: _withdrawn(s, stage_of, penalties) for s in stages}
+    # (match, table position) → its hands as the tallies count them, the points scored again.
+    tables: dict[tuple[int, int], list[tuple]] = {}
     expected: dict[tuple[int, int], tuple] = {}
     found: list[tuple[tuple, Difference]] = []
 
@@ -210,6 +217,9 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
                      f"stored points {seat1}, {seat2}; scored again: {again}")
             if not isinstance(points, str):
                 seat1, seat2 = points  # the totals follow what was entered
+            outcome, declarer, false_knock = entry[0], entry[1], entry[4]
+            tables.setdefault((match.pk, position), []).append(
+                (hand, seat1, seat2, outcome, declarer, false_knock))
             for seat, value in ((1, seat1), (2, seat2)):
                 if seat_holder(position, seat).side == Side.HOME:
                     home += value
@@ -252,6 +262,7 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
                                            match_points(own, other, rules), own_gins, False,
                                            is_void, not match.signed_off)
     report.rows = len(expected)
+    _check_tallies(tables, matches, rounds, stage_ids, codes, note)
 
     for key in expected.keys() | stored.keys():
         round_ = rounds[key[0]]
@@ -275,6 +286,45 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
     report.differences = [difference for _order, difference in
                           sorted(found, key=lambda item: item[0])]
     return report
+
+
+def _check_tallies(tables: dict[tuple[int, int], list[tuple]], matches: dict[int, _Match],
+                   rounds: dict[int, Round], stage_ids: list[int], codes: dict[int, str],
+                   note) -> None:
+    """Each table's seats' stored tallies against the tallies of its current hands (their
+    points as scored again: a hand's wrong points are one difference, noted above)."""
+    stored = {(match, position, seat): (round_id, table_round, table_match, figures)
+              for match, position, seat, round_id, table_round, table_match, *figures in
+              SeatTally.objects.filter(table__round__stage_id__in=stage_ids).values_list(
+                  "match_id", "table__position", "seat", "round_id", "table__round_id",
+                  "table__match_id", *SeatTally.FIGURES)}
+    for match_id, position in sorted(tables.keys() | {k[:2] for k in stored}):
+        match = matches.get(match_id)
+        if match is None:
+            continue
+        round_ = rounds[match.round]
+        label = (f"match {match.number} ({codes[match.home]} – {codes[match.away]}) "
+                 f"table {position}")
+        try:
+            wanted = seat_tallies(tables.get((match_id, position), []))
+        except RuleError:
+            continue  # a hand the engine refuses: its points are noted above
+        for seat, tally in zip((1, 2), wanted, strict=True):
+            have = stored.get((match_id, position, seat))
+            want = [getattr(tally, name) for name in SeatTally.FIGURES]
+            if have is None:
+                if tally.hands:
+                    note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
+                         "no stored tally of its hands")
+                continue
+            round_id, table_round, table_match, figures = have
+            if (round_id, table_match) != (table_round, match_id) or figures != want:
+                words = "; ".join(f"{name.replace('_', ' ')} stored {got}, the hands make "
+                                  f"{should}" for name, got, should in
+                                  zip(SeatTally.FIGURES, figures, want, strict=True)
+                                  if got != should) or "stored for another round or match"
+                note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
+                     f"tally: {words}")
 
 
 def _value(value, codes: dict[int, str], index: int) -> str:

@@ -379,8 +379,7 @@ def stage_groups(standings: PublicStandings):
 def public_individual(tournament: Tournament, views: PublicViews, *, stage=None,
                       minimum_hands: int = 0) -> IndividualStandings:
     """The individual standings over the hands the public may see (three queries)."""
-    return individual(tournament, stage=stage, minimum_hands=minimum_hands,
-                      shows=views.shows)
+    return individual(tournament, stage=stage, minimum_hands=minimum_hands, views=views)
 
 
 @dataclass(frozen=True)

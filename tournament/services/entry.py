@@ -126,7 +126,7 @@ def record_hand_result(
         cleared = TableSignature.objects.filter(table=table).delete()[0]
         if correcting:
             reopen(match)
-        write_match_results(match)
+        write_match_results(match, hands_of=table)
         audit(actor, tournament, "result.correct" if correcting else
               ("result.change" if current else "result.enter"),
               table=table.pk, hand=hand, version=result.version, match=match.pk,

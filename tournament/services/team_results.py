@@ -9,19 +9,38 @@
 - A team withdrawn from a group stage (a default or a disqualification) voids every row of
   that stage that involves it, for both teams; undoing the penalty restores them.
 
+Each seat of a table has its tally (``SeatTally``: ``scoring.individual.Tally`` of the
+table's current hands), rewritten whenever a hand of the table is saved: the individual
+standings add the tallies up (``selectors.individual``). Whether a tally counts (signed off,
+forfeited, void) is read from its match, as for the hands themselves.
+
 Call these inside the caller's transaction, with the match (or round) locked through
 ``services.locking``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from scoring.individual import seat_tallies
 from scoring.match import bye_result, forfeit_results, match_points, team_gins, team_totals
-from tournament.models import HandResult, Match, Round, RoundEntry, Stage, TeamResult
+from tournament.models import (
+    HandResult,
+    Match,
+    Round,
+    RoundEntry,
+    SeatTally,
+    Stage,
+    Table,
+    TeamResult,
+)
 from tournament.selectors.penalties import withdrawn_teams
 
 
-def write_match_results(match: Match) -> None:
-    """(Re)write both teams' rows of a match from its current state."""
+def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
+    """(Re)write both teams' rows of a match from its current state; ``hands_of``: a table
+    of the match whose hands changed, whose seats' tallies are rewritten too (from the same
+    read of the hands)."""
     rules = match.round.rules
     void = _void_teams(match.round.stage)
     if match.forfeited_by_id is not None:
@@ -39,9 +58,16 @@ def write_match_results(match: Match) -> None:
         return
     # Unordered: the totals and gins do not depend on the order, and the models' default
     # order (table → round → stage) would join three tables into every save.
-    hands = list(HandResult.objects.filter(table__match=match, is_current=True).order_by()
-                 .values_list("table__position", "seat1_points", "seat2_points",
-                              "declarer_seat", "outcome"))
+    read = list(HandResult.objects.filter(table__match=match, is_current=True).order_by()
+                .values_list("table__position", "seat1_points", "seat2_points",
+                             "declarer_seat", "outcome", "table_id", "hand",
+                             "false_knock_seat"))
+    if hands_of is not None:
+        _save_tallies(match.round_id, match.pk, {hands_of.pk: [
+            (hand, one, two, outcome, declarer, false_knock)
+            for _p, one, two, declarer, outcome, table, hand, false_knock in read
+            if table == hands_of.pk]})
+    hands = [row[:5] for row in read]
     if not hands and match.signed_off_at is None:
         TeamResult.objects.filter(match=match).delete()
         return
@@ -78,6 +104,39 @@ def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
         for name, value in values.items():
             setattr(row, name, value)
         row.save(update_fields=[*values, "updated_at"])
+
+
+def write_seat_tallies(tables: Iterable[Table | int]) -> None:
+    """(Re)write the tallies of these tables' seats from their current hands (after hands
+    were written other than by ``services.entry``: a tournament file imported)."""
+    ids = sorted({t if isinstance(t, int) else t.pk for t in tables})
+    hands: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        for table, *hand in (HandResult.objects.filter(table_id__in=chunk, is_current=True)
+                             .order_by().values_list("table_id", "hand", "seat1_points",
+                                                     "seat2_points", "outcome",
+                                                     "declarer_seat", "false_knock_seat")):
+            hands[table].append(tuple(hand))
+    where = {pk: (round_, match) for pk, round_, match in
+             Table.objects.filter(pk__in=ids).values_list("pk", "round_id", "match_id")}
+    by_match: dict[tuple[int, int], dict[int, list[tuple]]] = {}
+    for pk, table_hands in hands.items():
+        by_match.setdefault(where[pk], {})[pk] = table_hands
+    for (round_, match), tables_hands in by_match.items():
+        _save_tallies(round_, match, tables_hands)
+
+
+def _save_tallies(round_id: int, match_id: int, hands: dict[int, list[tuple]]) -> None:
+    """The two seats' tallies of each table (table id → its current hands), in one
+    statement (an insert that updates the rows already there)."""
+    rows = [SeatTally(table_id=table, round_id=round_id, match_id=match_id, seat=seat,
+                      **{name: getattr(tally, name) for name in SeatTally.FIGURES})
+            for table, table_hands in hands.items()
+            for seat, tally in zip((1, 2), seat_tallies(table_hands), strict=True)]
+    SeatTally.objects.bulk_create(rows, batch_size=1000, update_conflicts=True,
+                                  unique_fields=["table", "seat"],
+                                  update_fields=list(SeatTally.FIGURES))
 
 
 def write_bye_results(round_: Round) -> None:

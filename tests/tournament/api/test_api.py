@@ -291,8 +291,8 @@ def test_the_docs_escape_the_documents_text():
 PINNED = {
     "tournaments": 2, "tournament": 5, "rounds": 4, "round": 8, "round_closed": 6,
     "match": 12, "match_closed": 10, "standings": 11, "standings_after": 11,
-    "stage_standings": 11, "individual": 7, "teams": 4, "team": 10, "players": 3,
-    "player": 15, "boxes": 7, "boxes_closed": 5, "box": 8, "box_closed": 6,
+    "stage_standings": 11, "individual": 8, "teams": 4, "team": 10, "players": 3,
+    "player": 16, "boxes": 7, "boxes_closed": 5, "box": 8, "box_closed": 6,
     "final_ranking": 18,
 }
 

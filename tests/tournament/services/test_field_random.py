@@ -1,6 +1,9 @@
-"""Players against the field on random events (issue 28, item 1, "done when"): the fast
-``selectors.field.field_standings`` (integer arithmetic, plain values read) against the one
-it replaced (``field_standings_reference.py``: ``Played`` objects and the ``Fraction`` code),
+"""Players against the field and the individual standings on random events (issue 28,
+item 1, "done when"): the fast ``selectors.field.field_standings`` (integer arithmetic,
+plain values read) against the one it replaced (``field_standings_reference.py``:
+``Played`` objects and the ``Fraction`` code), and ``selectors.individual.individual``
+(the seats' tallies added up) against the one that counted every hand
+(``individual_reference.py``),
 after every step of a random tournament taken through the services: hands entered and
 corrected, matches signed off, point deductions, lateness, defaults and disqualifications
 (a group stage withdraws the team: its tables leave the field) recorded and undone, rounds
@@ -20,15 +23,18 @@ withdrawn teams (``tournament/selectors/field.py``).
 from __future__ import annotations
 
 import uuid
+from dataclasses import astuple
 from fractions import Fraction
 
 import field_standings_reference as reference
+import individual_reference
 import test_standings_random as random_event
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tournament.models import HandResult, Round, StaffRole, Stage, Tournament
 from tournament.selectors.field import field_standings
+from tournament.selectors.individual import individual
 from tournament.selectors.visibility import public_views
 from tournament.services import Actor, ServiceError
 from tournament.services.approvals import approve_hand, sign_table
@@ -66,6 +72,13 @@ def figures(standings):
                   row.non_dealer_against_field, line_figures(row.line))
                  for row in standings.rows],
     }
+
+
+def individual_figures(standings):
+    """Everything the pages, the downloads and the API read of the individual standings."""
+    return {"players": standings.players, "provisional": standings.provisional,
+            "rows": [(row.rank, row.player.pk, row.team.pk, row.per_hand, astuple(row.line))
+                     for row in standings.rows]}
 
 
 class RandomFieldTests(random_event.RandomTournamentTests):
@@ -169,6 +182,13 @@ class RandomFieldTests(random_event.RandomTournamentTests):
             slow = figures(reference.field_standings(self.tournament, **kwargs))
             assert fast == slow, (history, kwargs)
             seen.append(fast)
+        for kwargs, old in (({}, {}), ({"official_only": True}, {"official_only": True}),
+                            ({"views": views}, {"shows": views.shows}),
+                            ({"stage": self.stage, "minimum_hands": 2},
+                             {"stage": self.stage, "minimum_hands": 2})):
+            fast = individual_figures(individual(self.tournament, **kwargs))
+            slow = individual_figures(individual_reference.individual(self.tournament, **old))
+            assert fast == slow, (history, kwargs)
         # What the examples cover (pytest --hypothesis-show-statistics).
         counted = seen[0]
         if counted["left out"]:

@@ -121,8 +121,8 @@ def test_the_card_check_finds_a_card_split_by_markup(event):
 PINNED = {
     "list": 2, "home": 16, "rounds": 4, "round": 8, "round_closed": 6, "by_table": 6,
     "by_team": 6, "hand_records": 8, "match": 13, "match_closed": 11, "standings": 12,
-    "stage_standings": 12, "standings_after": 12, "individual": 8, "stage_individual": 9,
-    "teams": 3, "team": 11, "player": 15, "penalties": 2, "deal_check": 4,
+    "stage_standings": 12, "standings_after": 12, "individual": 9, "stage_individual": 10,
+    "teams": 3, "team": 11, "player": 16, "penalties": 2, "deal_check": 4,
 }
 
 
