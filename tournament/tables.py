@@ -418,9 +418,9 @@ class SeedTable(tables.Table):
         return signed(value)
 
 
-class FinalRankingTable(tables.Table):
+class FinalRankingTable(PlainRows, tables.Table):
     """The event's ranking (``selectors.bracket.event_ranking``): rows from
-    ``final_rows``."""
+    ``final_rows`` (512 of them before a knockout of a 512-team Swiss event)."""
 
     caption = _("Final ranking")
     caption_hidden = True
@@ -440,6 +440,7 @@ class FinalRankingTable(tables.Table):
 
     class Meta:
         orderable = False
+        template_name = "includes/plain_table.html"
         attrs = {"class": "standings final-ranking"}
 
     def render_team(self, record):
@@ -486,6 +487,7 @@ class RankingTable(tables.Table):
 
     class Meta:
         orderable = False
+        template_name = "includes/plain_table.html"
         attrs = {"class": "standings final-ranking"}
         row_attrs = {"class": lambda record: record["row_class"]}
 

@@ -5,7 +5,12 @@ import re
 import pytest
 from django.utils import translation
 
-from tournament.tables import IndividualTable, QualificationTable, StandingsTable
+from tournament.tables import (
+    FinalRankingTable,
+    IndividualTable,
+    QualificationTable,
+    StandingsTable,
+)
 
 
 def _standings_row(rank, **changes):
@@ -38,6 +43,13 @@ def _individual_row(rank, **changes):
     return {**row, **changes}
 
 
+FINAL = [{"place": 1, "code": "CHN", "name": "中国 <b>", "how": "won the final",
+          "before": "Groups · A", "match_points": 18, "small_points": 240},
+         {"place": "3–4", "code": "=X", "name": "O'Brien & Co", "how": "", "before": "",
+          "match_points": None, "small_points": None},
+         {"place": 5, "code": "T5", "name": "Team", "how": "5th of the Swiss",
+          "before": "Swiss", "match_points": 0, "small_points": -35}]
+
 INDIVIDUAL = [_individual_row(1), _individual_row(2, provisional=True, player="O'Brien <b>"),
               _individual_row(3, hands=0, points=0, per_hand=0.0, dealer_points=None)]
 
@@ -63,6 +75,7 @@ def _squeeze(html: str) -> str:
     (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
     (QualificationTable, STANDINGS, {}),
     (IndividualTable, INDIVIDUAL, {}),
+    (FinalRankingTable, FINAL, {}),
 ])
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_the_plain_body_is_what_django_tables2_writes(table_class, rows, kwargs, language):
@@ -100,6 +113,7 @@ def test_a_render_method_asking_for_the_bound_row_is_refused():
     (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
     (QualificationTable, STANDINGS, {}),
     (IndividualTable, INDIVIDUAL, {}),
+    (FinalRankingTable, FINAL, {}),
 ])
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 @pytest.mark.parametrize("excluded", [(), ("code", "rank")])

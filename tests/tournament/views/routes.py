@@ -31,6 +31,7 @@ def printout_kinds(route: str) -> list[str] | None:
     printout or download is walked without changing the tests."""
     from tournament.views.director import deals, rounds
     from tournament.views.director.individual import DOWNLOADS as INDIVIDUAL
+    from tournament.views.director.placings import DOWNLOADS as RANKING
     from tournament.views.director.standings import DOWNLOADS as STANDINGS
     from tournament.views.public.exports import KINDS
 
@@ -40,9 +41,13 @@ def printout_kinds(route: str) -> list[str] | None:
         return ["scorecards", "blank-scorecard", "result-slips"]
     if route.endswith("<slug:kind>.pdf"):
         return list(rounds.PRINTOUTS)
-    if route.endswith(".<slug:kind>"):
-        return sorted({*KINDS, *STANDINGS, *INDIVIDUAL})
-    return None
+    if not route.endswith(".<slug:kind>"):
+        return None
+    if route.startswith("t/"):
+        return list(KINDS)
+    if "final-ranking" in route:
+        return list(RANKING)
+    return list(INDIVIDUAL if "individual" in route else STANDINGS)
 
 
 def segment_before(route: str, start: int) -> str:
