@@ -4,9 +4,10 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dupgin_bench_standings \\
         python bench/last_day.py
 
-Uses the 512-team, 15-round event of ``bench/standings.py`` (61,440 hands, every round dealt;
-built there once and kept). Starts the production server (``manage.py serve``: gunicorn, 2
-workers, whitenoise) on a free loopback port with the public cache off
+Uses the 512-team, 15-round event of ``bench/standings.py`` (61,440 hands, every round dealt,
+five rounds a day over three days; built there once and kept). Starts the production server
+(``manage.py serve``: gunicorn, 2 workers, whitenoise) on a free loopback port with the
+public cache off
 (``PUBLIC_CACHE_SECONDS=0``: every answer is built, as the first one after each change is)
 and asks for every GET address of ``tournament/urls.py`` (``ROUTES`` below, one entry per
 URL name; ``tests/bench/test_last_day.py`` fails when a name is missing), filled with the
@@ -356,6 +357,7 @@ def main() -> None:
         standings_bench.build()
         found = standings_bench.event()
     tournament, stage = found
+    standings_bench.spread_over_days()  # (an event built before the build did it)
     from django.contrib.auth import get_user_model
     from django.db import connection
 

@@ -177,12 +177,34 @@ def build() -> None:
         close_round(actor, round_)
         print(f"  round {number:2d} built ({time.perf_counter() - started:.0f} s)",
               flush=True)
+    spread_over_days()
     from django.db import connection
 
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")  # as autovacuum soon does after so many new rows
     print(f"event built in {time.perf_counter() - started:.0f} s")
+
+
+def spread_over_days() -> None:
+    """The rounds played over the event's three days, five a day, two hours apart (the
+    build plays them all within minutes): the bulletin of the last day is a real day's.
+    Idempotent; for an event built before this was part of the build too."""
+    import datetime as dt
+
+    from tournament.models import Round, Tournament
+
+    tournament = Tournament.objects.get(slug=SLUG)
+    zone = dt.UTC
+    for round_ in Round.objects.filter(stage__tournament=tournament).order_by("number"):
+        day = tournament.starts_on + dt.timedelta(days=(round_.number - 1) // 5)
+        start = dt.datetime.combine(day, dt.time(9 + 2 * ((round_.number - 1) % 5)),
+                                    tzinfo=zone)
+        Round.objects.filter(pk=round_.pk).update(
+            published_at=start - dt.timedelta(minutes=30), started_at=start,
+            closed_at=start + dt.timedelta(minutes=100))
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_on=tournament.starts_on + dt.timedelta(days=(ROUNDS - 1) // 5), time_zone="UTC")
 
 
 def event():

@@ -154,8 +154,7 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
     # The rounds closed by the end of the day, and nothing else, are seen.
     views = PublicViews({r.pk: ResultView(everything=True) for r in upto})
     show = (lambda switch: True) if not public else (lambda switch: getattr(tournament, switch))
-    played = _played(table__round_id__in=list(ids))
-    lineups = _lineups(ids) if played else {}
+    played = _played(table__round_id__in=list(ids), ordered=False)
     results = standings = swings = rare = penalties = players = None
     minimum = 0
     if show("public_results"):
@@ -170,8 +169,8 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
                 out[round_.stage_id] = withdrawn_teams(round_.stage)
         stage_of = {r.pk: r.stage_id for r in rounds}
         counted = [p for p in played if not p.involves(out[stage_of[p.round_id]])]
-        swings = _swings(rounds, counted, lineups)
-        rare = _rare(rounds, counted, lineups)
+        swings = _swings(rounds, counted)
+        rare = _rare(rounds, counted)
     if show("public_standings"):
         standings = _standings(rounds, views)
     if show("public_penalties"):
@@ -216,8 +215,8 @@ def _table(p: Played, result: HandResult, lineups) -> TableOfBox:
                       home_points=_home_points(p))
 
 
-def _swings(rounds: list[Round], played: list[Played], lineups) -> list[SwingBox]:
-    """The largest nets of one hand over both tables of a match, one per box (three
+def _swings(rounds: list[Round], played: list[Played]) -> list[SwingBox]:
+    """The largest nets of one hand over both tables of a match, one per box (four
     queries)."""
     by_hand: dict[tuple[int, int], list[Played]] = defaultdict(list)
     for p in played:
@@ -246,6 +245,7 @@ def _swings(rounds: list[Round], played: list[Played], lineups) -> list[SwingBox
         [pair[0].match_id for pair in chosen])
     deals = Deal.objects.in_bulk([p.deal_id for pair in chosen for p in pair
                                   if p.deal_id is not None])
+    lineups = _lineups(match_ids=[pair[0].match_id for pair in chosen])
     boxes = []
     for pair in chosen:
         deal = deals.get(pair[0].deal_id)
@@ -261,9 +261,9 @@ def _outcome(p: Played) -> str:
     return "false_knock" if p.false_knock_seat is not None else p.outcome
 
 
-def _rare(rounds: list[Round], played: list[Played], lineups) -> list[RareResult]:
+def _rare(rounds: list[Round], played: list[Played]) -> list[RareResult]:
     """Per box of a field of at least ``RARE_FROM_TABLES`` tables, the outcomes fewer than
-    half of them made, rarest first (two queries)."""
+    half of them made, rarest first (three queries)."""
     round_of = {r.pk: r for r in rounds}
     by_deal: dict[int, list[Played]] = defaultdict(list)
     for p in played:
@@ -288,6 +288,7 @@ def _rare(rounds: list[Round], played: list[Played], lineups) -> list[RareResult
         return []
     stored = HandResult.objects.in_bulk([c[4].result_id for c in chosen])
     deals = Deal.objects.in_bulk([c[3] for c in chosen])
+    lineups = _lineups(match_ids=[c[4].match_id for c in chosen])
     return [RareResult(round=round_of[best.round_id], deal=deals[deal_id], outcome=outcome,
                        tables=tables, field=size,
                        table=_table(best, stored[best.result_id], lineups))
