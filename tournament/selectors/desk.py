@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count
+
 from scoring.rules import DealScope
 from scoring.shorthand import Shorthand
 from tournament.models import HandResult, Match, Round
@@ -44,15 +46,21 @@ class DeskRow:
 
     @property
     def approved(self) -> int:
-        return len(self.result.approvals.all()) if self.result is not None else 0
+        """How many seats approved it (counted with the result: ``_rows``)."""
+        return self.result.approvals_counted if self.result is not None else 0
 
 
-def _rows(tables: list[TablePlan], hands_of) -> list[DeskRow]:
-    results = {(r.table_id, r.hand): r for r in HandResult.objects.filter(
-        table_id__in=[t.table.pk for t in tables], is_current=True)
-        .prefetch_related("approvals")}
-    return [DeskRow(table, hand, results.get((table.table.pk, hand)))
-            for table in tables for hand in hands_of(table)]
+def _rows(tables: list[TablePlan], hands_of, *, hand: int | None = None) -> list[DeskRow]:
+    """The rows of these tables' hands (``hand``: that hand only, all of them else), each
+    with its current result and the number of its approvals (one query)."""
+    results = HandResult.objects.filter(table_id__in=[t.table.pk for t in tables],
+                                        is_current=True)
+    if hand is not None:
+        results = results.filter(hand=hand)
+    stored = {(r.table_id, r.hand): r for r in
+              results.annotate(approvals_counted=Count("approvals")).order_by()}
+    return [DeskRow(table, number, stored.get((table.table.pk, number)))
+            for table in tables for number in hands_of(table)]
 
 
 def match_rows(match: Match) -> list[DeskRow]:
@@ -74,4 +82,4 @@ def box_rows(round_: Round, deal_set: int, hand: int) -> list[DeskRow]:
     """Every table's row of one box, in table order (the traveller's)."""
     tables = sorted((t for t in box_tables(round_, deal_set) if hand <= t.match.hands),
                     key=lambda t: t.number)
-    return _rows(tables, lambda table: (hand,))
+    return _rows(tables, lambda table: (hand,), hand=hand)
