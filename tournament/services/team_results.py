@@ -89,21 +89,16 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
 
 
 def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
-    # Both rows read in one query, then every field written from what was computed here (as
-    # update_or_create would, without its savepoint and second read): the caller holds the
-    # match's lock, and only a holder of that lock creates or deletes the match's rows.
-    existing = {row.team_id: row for row in TeamResult.objects.filter(
-        round_id=match.round_id, team_id__in=list(rows)).order_by()}
-    for team, values in rows.items():
-        values = {"match": match, **values,
-                  "void": team in void or values["opponent_id"] in void}
-        row = existing.get(team)
-        if row is None:
-            TeamResult.objects.create(round_id=match.round_id, team_id=team, **values)
-            continue
-        for name, value in values.items():
-            setattr(row, name, value)
-        row.save(update_fields=[*values, "updated_at"])
+    # Both rows in one statement, inserted or updated where the round's row of the team
+    # exists (team_result_once), every value written from what was computed here: the
+    # caller holds the match's lock, and only a holder of that lock writes the match's rows.
+    written = [TeamResult(round_id=match.round_id, team_id=team, match=match,
+                          **{**values, "void": team in void or values["opponent_id"] in void})
+               for team, values in rows.items()]
+    fields = [name for name in {"match", *next(iter(rows.values())), "void"}]
+    TeamResult.objects.bulk_create(written, update_conflicts=True,
+                                   unique_fields=["round", "team"],
+                                   update_fields=[*sorted(fields), "updated_at"])
 
 
 def write_seat_tallies(tables: Iterable[Table | int]) -> None:
