@@ -469,7 +469,7 @@ def final_rows(ranking) -> list[dict]:
     return rows
 
 
-class RankingTable(tables.Table):
+class RankingTable(PlainRows, tables.Table):
     """The event's ranking as the public sees it (``selectors.bracket.event_ranking``):
     rows from ``ranking_rows``. A place not decided yet is blank in a download and, on the
     page, the places still open to the team ("5–8")."""

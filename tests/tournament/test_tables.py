@@ -9,6 +9,7 @@ from tournament.tables import (
     FinalRankingTable,
     IndividualTable,
     QualificationTable,
+    RankingTable,
     StandingsTable,
 )
 
@@ -50,6 +51,13 @@ FINAL = [{"place": 1, "code": "CHN", "name": "中国 <b>", "how": "won the final
          {"place": 5, "code": "T5", "name": "Team", "how": "5th of the Swiss",
           "before": "Swiss", "match_points": 0, "small_points": -35}]
 
+RANKING = [{"place": 1, "open": "", "code": "CHN", "name": "中国 <b>", "label": "champion",
+            "url": "/t/x/teams/1/", "row_class": "place-1"},
+           {"place": "", "open": "3–4", "code": "=X", "name": "O'Brien & Co",
+            "label": "still playing", "url": "", "row_class": "undecided"},
+           {"place": 5, "open": "", "code": "T5", "name": "Team", "label": "out", "url": "",
+            "row_class": ""}]
+
 INDIVIDUAL = [_individual_row(1), _individual_row(2, provisional=True, player="O'Brien <b>"),
               _individual_row(3, hands=0, points=0, per_hand=0.0, dealer_points=None)]
 
@@ -76,6 +84,7 @@ def _squeeze(html: str) -> str:
     (QualificationTable, STANDINGS, {}),
     (IndividualTable, INDIVIDUAL, {}),
     (FinalRankingTable, FINAL, {}),
+    (RankingTable, RANKING, {}),
 ])
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_the_plain_body_is_what_django_tables2_writes(table_class, rows, kwargs, language):
@@ -114,6 +123,7 @@ def test_a_render_method_asking_for_the_bound_row_is_refused():
     (QualificationTable, STANDINGS, {}),
     (IndividualTable, INDIVIDUAL, {}),
     (FinalRankingTable, FINAL, {}),
+    (RankingTable, RANKING, {}),
 ])
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 @pytest.mark.parametrize("excluded", [(), ("code", "rank")])
