@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_user, run_slug
 
 
 def bench_generation(count: int = 10_000) -> float:
@@ -43,18 +46,16 @@ def make_round(matches: int):
     """A tournament of 2 × matches teams and its first Swiss round, with deals."""
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
-
     from tournament.models import Player, Stage, Team, Tournament
     from tournament.services import Actor
     from tournament.services.deals import generate_deals
     from tournament.services.draw import generate_round
     from tournament.services.stages import create_stage, enter_teams
 
-    root = get_user_model().objects.create_superuser("bench", "", "bench-Pass-123")
+    root = bench_user()
     actor = Actor(user=root)
     tournament = Tournament.objects.create(
-        name="Bench Open", slug=f"bench-{time.time_ns()}", starts_on=dt.date(2026, 1, 1),
+        name="Bench Open", slug=run_slug("bench"), starts_on=dt.date(2026, 1, 1),
         ends_on=dt.date(2026, 1, 3), status="running")
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n:04d}", seed=n)

@@ -24,6 +24,9 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_user, run_slug
 
 WRITERS = 16
 SECONDS = 10.0
@@ -55,18 +58,16 @@ def setup() -> None:
 def make_round(matches: int):
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
-
     from tournament.models import Player, Stage, Team, Tournament
     from tournament.services import Actor
     from tournament.services.draw import generate_round
     from tournament.services.rounds import publish_round, start_round
     from tournament.services.stages import create_stage, enter_teams
 
-    user = get_user_model().objects.create_superuser("bench", "", "bench-Pass-123")
+    user = bench_user()
     actor = Actor(user=user)
     tournament = Tournament.objects.create(
-        name="Bench Open", slug="bench", starts_on=dt.date(2026, 1, 1),
+        name="Bench Open", slug=run_slug("bench"), starts_on=dt.date(2026, 1, 1),
         ends_on=dt.date(2026, 1, 3), status="running", hands_per_match=64)
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n}", seed=n)

@@ -28,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import bench_user, run_slug  # noqa: E402  (bench/common.py)
 
 TARGET_MS = 300
 
@@ -55,7 +58,6 @@ def setup() -> None:
 
 
 def build(teams: int):
-    from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from tournament.models import Round, Stage, Team, Tournament
@@ -66,11 +68,10 @@ def build(teams: int):
     from tournament.services.team_results import write_bye_results, write_match_results
     from tournament.services.tournaments import create_tournament
 
-    director = get_user_model().objects.create_superuser("bench", "b@example.org",
-                                                         "bench-pass-123456")
+    director = bench_user()
     actor = Actor(user=director)
-    tournament = create_tournament(actor, name="Knockout bench", slug="knockout-bench",
-                                   starts_on=timezone.localdate(),
+    tournament = create_tournament(actor, name="Knockout bench",
+                                   slug=run_slug("knockout-bench"), starts_on=timezone.localdate(),
                                    ends_on=timezone.localdate())
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
     tournament.refresh_from_db()

@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_user, run_slug
 
 
 def bench_swiss(teams: int = 512, rounds: int = 10, seed: int = 2026) -> dict[str, float]:
@@ -67,7 +70,6 @@ def bench_generate_round(matches: int = 256) -> float:
     django.setup()
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
     from tournament.models import Player, Stage, Team, Tournament
@@ -76,9 +78,9 @@ def bench_generate_round(matches: int = 256) -> float:
     from tournament.services.stages import create_stage, enter_teams
 
     call_command("migrate", verbosity=0)
-    actor = Actor(user=get_user_model().objects.create_superuser("bench", "", "b-Pass-123"))
+    actor = Actor(user=bench_user())
     tournament = Tournament.objects.create(
-        name="Bench Open", slug="bench", starts_on=dt.date(2026, 1, 1),
+        name="Bench Open", slug=run_slug("bench"), starts_on=dt.date(2026, 1, 1),
         ends_on=dt.date(2026, 1, 3), status="running")
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n:04d}", seed=n)

@@ -19,6 +19,9 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_user, run_slug
 
 HANDS = 64  # per table: 128 approvals with a PIN at table 1, 128 by tap at table 2
 
@@ -39,8 +42,6 @@ def setup() -> None:
 def make_tables():
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
-
     from tournament.models import Stage, Tournament
     from tournament.services import Actor
     from tournament.services.approvals import seat_player
@@ -51,10 +52,10 @@ def make_tables():
     from tournament.services.stages import create_stage, enter_teams
     from tournament.services.teams import create_team, parse_team_entry, set_player_pin
 
-    user = get_user_model().objects.create_superuser("bench", "", "bench-Pass-123")
+    user = bench_user()
     actor = Actor(user=user, ip="10.0.0.1", device="bench")
     tournament = Tournament.objects.create(
-        name="Bench Open", slug="bench", starts_on=dt.date(2026, 1, 1),
+        name="Bench Open", slug=run_slug("bench"), starts_on=dt.date(2026, 1, 1),
         ends_on=dt.date(2026, 1, 3), status="running", hands_per_match=HANDS,
         approvals_need_pin=True)
     teams = [create_team(actor, tournament, parse_team_entry(

@@ -8,9 +8,14 @@
 saves hand 1 at every table through ``record_hand_result`` (every kind of result, so the
 frequency table and the sorted list are full), marks the matches signed off and the round
 closed (so the page shows the box's cards too: the heaviest case), then fetches the public
-traveller through the Django test client, the reader's table highlighted. Prints the
-median and the slowest of the timed requests, the queries of one request and the page
-size, and whether the target is met.
+traveller through the Django test client, the reader's table highlighted: first with the
+public cache off, every page built (what the first reader after each change waits for),
+then from the public cache (every reader after the first). Prints, for each, the median and
+the slowest of the timed requests, with the queries of one request and the page size, and
+whether the target is met (by the pages built: the cache only ever serves what was built).
+
+Runs again in the same data folder (``VAR_DIR``, or a PostgreSQL database emptied first):
+each run builds its round anew.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_user, run_slug
 
 TABLES = 256
 REQUESTS = 30
@@ -68,7 +76,6 @@ def entries():
 def build():
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from tournament.models import Deal, Player, Round, Stage, Team, Tournament
@@ -79,10 +86,10 @@ def build():
     from tournament.services.rounds import publish_round, start_round
     from tournament.services.stages import create_stage, enter_teams
 
-    user = get_user_model().objects.create_superuser("bench", "", "bench-Pass-123")
+    user = bench_user()
     actor = Actor(user=user)
     tournament = Tournament.objects.create(
-        name="Bench Open", slug="bench", starts_on=dt.date(2026, 1, 1),
+        name="Bench Open", slug=run_slug("bench"), starts_on=dt.date(2026, 1, 1),
         ends_on=dt.date(2026, 1, 3), status="running", hands_per_match=1)
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n}", seed=n)
@@ -115,8 +122,11 @@ def build():
 
 
 def measure(tournament, round_, deal):
+    """(pages built, cached hits): the request times, the queries of one request, the
+    page's size."""
     from django.db import connection
     from django.test import Client
+    from django.test.utils import override_settings
     from django.urls import reverse
 
     client = Client()
@@ -130,13 +140,20 @@ def measure(tournament, round_, deal):
     with connection.execute_wrapper(lambda run, sql, *args: queries.append(sql) or run(
             sql, *args)):
         client.get(url)
-    timings = []
-    for _ in range(REQUESTS):
-        started = time.perf_counter()
-        response = client.get(url)
-        timings.append(time.perf_counter() - started)
-        assert response.status_code == 200
-    return timings, len(queries), len(first.content)
+    def timed() -> list[float]:
+        timings = []
+        for _ in range(REQUESTS):
+            started = time.perf_counter()
+            response = client.get(url)
+            timings.append(time.perf_counter() - started)
+            assert response.status_code == 200
+        return timings
+
+    with override_settings(PUBLIC_CACHE_SECONDS=0):  # built at every request
+        built = timed()
+    client.get(url)  # now cached
+    cached = timed()
+    return built, cached, len(queries), len(first.content)
 
 
 def main() -> None:
@@ -144,16 +161,17 @@ def main() -> None:
     from django.db import connection
 
     tournament, round_, deal, saving = build()
-    timings, queries, size = measure(tournament, round_, deal)
-    median, worst = statistics.median(timings) * 1000, max(timings) * 1000
+    built, cached, queries, size = measure(tournament, round_, deal)
     print(f"database: {connection.vendor}; {TABLES} tables saved hand 1 in {saving:.1f} s")
     print(f"traveller of a box played by {TABLES} tables (closed round, cards shown, the "
-          f"reader's table highlighted), {REQUESTS} requests through the Django test client: "
-          f"median {median:.1f} ms, slowest {worst:.1f} ms; {queries} queries, "
-          f"{size / 1024:.0f} KiB")
-    met = worst < TARGET_MS
-    print(f"target: under {TARGET_MS} ms: {'met' if met else 'NOT met'} "
-          f"(slowest request {worst:.1f} ms)")
+          f"reader's table highlighted), {queries} queries, {size / 1024:.0f} KiB; "
+          f"{REQUESTS} requests each through the Django test client:")
+    for label, timings in (("built (public cache off)", built), ("cached", cached)):
+        median, worst = statistics.median(timings) * 1000, max(timings) * 1000
+        print(f"  {label}: median {median:.1f} ms, slowest {worst:.1f} ms")
+    worst = max(built) * 1000
+    verdict = "met" if worst < TARGET_MS else "NOT met"
+    print(f"target: under {TARGET_MS} ms for a page built: {verdict} (slowest {worst:.1f} ms)")
 
 
 if __name__ == "__main__":
