@@ -345,20 +345,28 @@ class SpreadsheetExport(TableExport):
         if self.format != self.XLSX:
             return super().export()
         from openpyxl import Workbook
+        from openpyxl.cell import WriteOnlyCell
         from openpyxl.styles import Font
 
-        book = Workbook()
-        sheet = book.active
-        sheet.title = (self.dataset.title or "Export")[:31]
-        for row_number, row in enumerate([self.dataset.headers, *self.dataset], 1):
-            for column, value in enumerate(row, 1):
-                cell = sheet.cell(row_number, column, value)
-                if isinstance(value, str):
-                    cell.data_type = "s"  # never a formula, whatever it starts with
-                    cell.quotePrefix = value.startswith("=")
-                if row_number == 1:
-                    cell.font = Font(bold=True)
+        # Written row by row (openpyxl's write-only mode: a download of 1,024 players'
+        # 19,000 cells is not kept as a grid of cell objects first).
+        book = Workbook(write_only=True)
+        sheet = book.create_sheet((self.dataset.title or "Export")[:31])
         sheet.freeze_panes = "A2"
+        bold = Font(bold=True)
+        for row_number, row in enumerate([self.dataset.headers, *self.dataset], 1):
+            cells = []
+            for value in row:
+                if isinstance(value, str) or row_number == 1:
+                    cell = WriteOnlyCell(sheet, value)
+                    if isinstance(value, str):
+                        cell.data_type = "s"  # never a formula, whatever it starts with
+                        cell.quotePrefix = value.startswith("=")
+                    if row_number == 1:
+                        cell.font = bold
+                    value = cell
+                cells.append(value)
+            sheet.append(cells)
         out = io.BytesIO()
         book.save(out)
         return out.getvalue()
