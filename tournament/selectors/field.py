@@ -43,6 +43,7 @@ from scoring.field import (
     FieldLine,
     TableResult,
     Traveller,
+    datum_parts,
     favoured_seat,
     field_lines,
     table_result,
@@ -298,17 +299,25 @@ class BoxSummary:
 
 
 def _boxes(deals: list[Deal], played: list[Played], out: set[int],
-           threshold: int) -> list[BoxSummary]:
+           threshold: int, result_of: dict[int, TableResult] | None = None, *,
+           favoured_only: bool = False) -> list[BoxSummary]:
+    """``result_of``: each played result's ``TableResult`` made already (by its id);
+    ``favoured_only``: only the boxes that favoured a seat (the others' travellers are not
+    worked out)."""
     by_deal: dict[int, list[Played]] = defaultdict(list)
     for p in played:
         if p.deal_id is not None and not p.involves(out):
             by_deal[p.deal_id].append(p)
     boxes = []
     for deal in deals:
-        results = by_deal.get(deal.pk, [])
-        summary = traveller(p.result() for p in results)
+        results = [result_of[p.result_id] if result_of else p.result()
+                   for p in by_deal.get(deal.pk, [])]
+        if favoured_only and (not results or favoured_seat(Fraction(
+                sum(r.dealer_points for r in results), len(results)), threshold) is None):
+            continue
+        summary = traveller(results)
         boxes.append(BoxSummary(deal=deal, summary=summary,
-                                provisional=any(p.provisional for p in results),
+                                provisional=any(p.provisional for p in by_deal.get(deal.pk, [])),
                                 favoured=favoured_seat(summary.dealer_average, threshold)))
     return boxes
 
@@ -326,7 +335,11 @@ def round_boxes(round_: Round, *, view=None) -> list[BoxSummary]:
 def unbalanced_boxes(round_: Round) -> list[BoxSummary]:
     """Boxes whose dealer cards averaged at least the tournament's box balance threshold
     for or against (a hint for the chief referee, not a rule); staff only."""
-    return [box for box in round_boxes(round_) if box.favoured is not None]
+    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    played = _played(table__round=round_, ordered=False) if deals else []
+    out = withdrawn_teams(round_.stage) if played else set()
+    return _boxes(deals, played, out, round_.stage.tournament.box_balance_threshold,
+                  favoured_only=True)
 
 
 # --- anomalies for the referee ----------------------------------------------------------------
@@ -370,7 +383,8 @@ def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
     (three queries; ``tournament`` is the round's, when the caller has it)."""
     tournament = tournament or round_.stage.tournament
     threshold = tournament.anomaly_threshold
-    played = _played(table__round=round_)
+    played = _played(table__round=round_, ordered=False)
+    result_of = {p.result_id: p.result() for p in played}  # each made once, used thrice
     out = withdrawn_teams(round_.stage) if played else set()
     deals = list(round_.deals.order_by("deal_set", "hand", "reserve")) if played else []
     per_match = _per_match(round_)
@@ -380,15 +394,18 @@ def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
             fields[p.key(per_match)].append(p)
     far = []
     for results in fields.values():
-        summary = traveller(p.result() for p in results)
+        # Far when |points - total / count| >= threshold: in whole numbers, no Fraction a
+        # result (4,096 of them in a round of 512 tables).
+        total, count = datum_parts([result_of[p.result_id].dealer_points for p in results])
         for p in results:
-            points = p.result().dealer_points
-            if abs(points - summary.dealer_datum) >= threshold:
-                far.append(FarResult(p, points, summary.dealer_datum, len(results)))
+            points = result_of[p.result_id].dealer_points
+            if abs(points * count - total) >= threshold * count:
+                far.append(FarResult(p, points, Fraction(total, count), len(results)))
     far.sort(key=lambda f: (f.played.table, f.played.hand))
-    conflicts = [p for p in played if p.box_conflict]
-    unbalanced = [box for box in _boxes(deals, played, out, tournament.box_balance_threshold)
-                  if box.favoured is not None]
+    conflicts = sorted((p for p in played if p.box_conflict),
+                       key=lambda p: (p.table, p.hand))
+    unbalanced = _boxes(deals, played, out, tournament.box_balance_threshold, result_of,
+                        favoured_only=True)
     return Anomalies(far=far, conflicts=conflicts, unbalanced=unbalanced, threshold=threshold)
 
 

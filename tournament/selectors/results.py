@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from scoring import seating
@@ -160,24 +160,20 @@ def round_progress(round_: Round) -> list[MatchProgress]:
     """Every match of a round with its counts, in a fixed number of queries."""
     matches = list(round_.matches.select_related("home", "away").prefetch_related("tables")
                    .order_by("number"))
-    results = (HandResult.objects.filter(table__round=round_, is_current=True)
-               .values_list("table__match_id", "id"))
-    entered: dict[int, int] = {}
-    for match_id, _pk in results:
-        entered[match_id] = entered.get(match_id, 0) + 1
+    # Counted by the database, a row a match (or a fully approved result), not a row a hand.
+    entered = dict(HandResult.objects.filter(table__round=round_, is_current=True).order_by()
+                   .values("table__match_id").annotate(n=Count("id"))
+                   .values_list("table__match_id", "n"))
     approvals: dict[int, int] = {}
-    fully = (Approval.objects.filter(result__table__round=round_, result__is_current=True)
-             .values_list("result__table__match_id", "result_id"))
-    per_result: dict[tuple[int, int], int] = {}
-    for match_id, result_id in fully:
-        per_result[match_id, result_id] = per_result.get((match_id, result_id), 0) + 1
-    for (match_id, _result), count in per_result.items():
-        if count == 2:
-            approvals[match_id] = approvals.get(match_id, 0) + 1
-    signatures: dict[int, int] = {}
-    for match_id in TableSignature.objects.filter(table__round=round_).values_list(
-            "table__match_id", flat=True):
-        signatures[match_id] = signatures.get(match_id, 0) + 1
+    for match_id, _result, _n in (
+            Approval.objects.filter(result__table__round=round_, result__is_current=True)
+            .order_by().values("result__table__match_id", "result_id")
+            .annotate(n=Count("id")).filter(n=2)
+            .values_list("result__table__match_id", "result_id", "n")):
+        approvals[match_id] = approvals.get(match_id, 0) + 1
+    signatures = dict(TableSignature.objects.filter(table__round=round_).order_by()
+                      .values("table__match_id").annotate(n=Count("id"))
+                      .values_list("table__match_id", "n"))
     return [MatchProgress(match=m, entered=entered.get(m.pk, 0),
                           approved=approvals.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
                           hands=round_.hands_per_match + m.extra_hands) for m in matches]
