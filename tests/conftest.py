@@ -48,13 +48,15 @@ def on_postgresql() -> bool:
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``postgres`` (row locks that SQLite does not have) run only when the
     suite runs on PostgreSQL (DATABASE_URL); on SQLite they are deselected, not skipped:
-    CI runs the suite on both, and there nothing may be skipped."""
-    if on_postgresql():
-        return
-    postgres_only = [item for item in items if item.get_closest_marker("postgres")]
-    if postgres_only:
-        config.hook.pytest_deselected(items=postgres_only)
-        items[:] = [item for item in items if not item.get_closest_marker("postgres")]
+    CI runs the suite on both, and there nothing may be skipped. Tests marked
+    ``own_database`` start the application in a child process on a SQLite database of
+    their own, the same whatever the suite's database: they run in the SQLite pass and
+    are deselected in the PostgreSQL one (the same test twice would only take its time)."""
+    other = "own_database" if on_postgresql() else "postgres"
+    elsewhere = [item for item in items if item.get_closest_marker(other)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [item for item in items if not item.get_closest_marker(other)]
 
 
 def chromium_available() -> bool:

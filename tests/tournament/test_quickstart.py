@@ -49,6 +49,7 @@ def answer(url: str) -> int:
         return error.code
 
 
+@pytest.mark.own_database  # its child process runs on SQLite whatever DATABASE_URL says
 def test_quickstart_migrates_creates_a_director_and_serves(tmp_path, subprocess_env):
     """The address answers at once ("starting"), the server as soon as the database is
     ready, while the demo is built beside it; the demo appears when done, its accounts
@@ -382,8 +383,14 @@ def test_quickstart_no_serve_waits_for_the_build_under_way_and_builds_nothing(
 
     thread = threading.Thread(target=run)
     thread.start()
-    assert not finished.wait(timeout=15)  # waits for the lock (migrations and all done)
-    assert "Waiting for the demo tournament that another process is building" in out.getvalue()
+    # Migrations and all done, it says it waits for the other build, and it does wait.
+    waiting = "Waiting for the demo tournament that another process is building"
+    deadline = time.monotonic() + 60
+    while waiting not in out.getvalue() and not finished.is_set() \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert waiting in out.getvalue(), out.getvalue()
+    assert not finished.wait(timeout=2)
     make_tournament(name="Demo Team Cup", slug="demo")  # the other build commits
     build.done()
     thread.join(timeout=60)
