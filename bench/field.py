@@ -108,12 +108,7 @@ def main() -> None:
     from tournament.models import Round
     from tournament.selectors.field import field_standings
 
-    found = standings_bench.event()
-    if found is None:
-        print("building the event of bench/standings.py (kept for the next runs)")
-        standings_bench.build()
-        found = standings_bench.event()
-    tournament, stage = found
+    tournament, stage = standings_bench.event_or_build()
     call_command("collectstatic", verbosity=0, interactive=False)  # the page's stylesheet
     print(f"database: {connection.vendor}; event: {standings_bench.TEAMS} teams, "
           f"{standings_bench.ROUNDS} rounds, "

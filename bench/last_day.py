@@ -16,9 +16,9 @@ kind of a printout or download. Public addresses are asked for anonymously, staf
 director (a session of the bench's superuser), the table devices' API with a device token;
 every request asks for gzip, as browsers do.
 
-For each address it prints the median of ``--runs`` requests (after one request not
-counted, which fills the server's own caches: templates, translations, prepared lock
-queries), the bytes received, its target and whether it is met:
+For each address it prints the median of ``--runs`` requests (after two not counted, which
+fill the two workers' own caches: templates, translations, prepared lock queries), the
+bytes received, its target and whether it is met:
 
 - a page, or an answer of the API: < 300 ms and < 1 MB;
 - a download (CSV, XLSX, the API's documents): < 500 ms and < 1 MB;
@@ -351,13 +351,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["PUBLIC_CACHE_SECONDS"] = "0"
     standings_bench.setup(rebuild=False)
-    found = standings_bench.event()
-    if found is None:
-        print("building the event of bench/standings.py first (kept for the next runs)")
-        standings_bench.build()
-        found = standings_bench.event()
-    tournament, stage = found
-    standings_bench.spread_over_days()  # (an event built before the build did it)
+    tournament, stage = standings_bench.event_or_build()
     from django.contrib.auth import get_user_model
     from django.db import connection
 
@@ -405,7 +399,10 @@ def main() -> None:
                 continue
             for path in urls:
                 try:
-                    status, _seconds, _size = get(base + path, headers[who])  # warm-up
+                    # Warm-up, once for each of the two workers (a worker's first answer of
+                    # a page compiles its templates and fills its own caches).
+                    for _ in range(2):
+                        status, _seconds, _size = get(base + path, headers[who])
                 except OSError as error:
                     not_measured.append(f"{name} {path}: {error} (see {log_path})")
                     missed.append(name)

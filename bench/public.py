@@ -147,12 +147,7 @@ def main() -> None:
     os.environ["CACHE_URL"] = cache_url
     os.environ["PUBLIC_CACHE_SECONDS"] = "600"
     standings_bench.setup(rebuild=False)
-    found = standings_bench.event()
-    if found is None:
-        print("building the event of bench/standings.py first (kept for the next runs)")
-        standings_bench.build()
-        found = standings_bench.event()
-    tournament, _stage = found
+    tournament, _stage = standings_bench.event_or_build()
     from django.db import connection
     from django.urls import NoReverseMatch, reverse
 

@@ -223,6 +223,19 @@ def event():
     return tournament, stage
 
 
+def event_or_build():
+    """(tournament, stage) of the kept event, built first if there is none (or an old one)
+    and spread over its days: what the other benches of this event start from."""
+    found = event()
+    if found is None:
+        print("building the event of bench/standings.py first (kept for the next runs)",
+              flush=True)
+        build()
+        found = event()
+    spread_over_days()  # (an event built before the build did it)
+    return found
+
+
 # The measures -----------------------------------------------------------------------------
 
 def verdict(seconds: float, target: float, words: str) -> str:

@@ -62,6 +62,17 @@ INDIVIDUAL = [_individual_row(1), _individual_row(2, provisional=True, player="O
               _individual_row(3, hands=0, points=0, per_hand=0.0, dealer_points=None)]
 
 
+# Every table that writes its rows in one pass, with rows of every kind of cell.
+PLAIN_TABLES = [
+    (StandingsTable, STANDINGS, {}),
+    (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
+    (QualificationTable, STANDINGS, {}),
+    (IndividualTable, INDIVIDUAL, {}),
+    (FinalRankingTable, FINAL, {}),
+    (RankingTable, RANKING, {}),
+]
+
+
 def _stock_body(table_class, rows, **kwargs) -> str:
     """The tbody django-tables2's own template writes, without its even/odd classes."""
     table = table_class(rows, template_name="django_tables2/table.html", **kwargs)
@@ -78,14 +89,7 @@ def _squeeze(html: str) -> str:
     return re.sub(r"\s+>", ">", html)
 
 
-@pytest.mark.parametrize(("table_class", "rows", "kwargs"), [
-    (StandingsTable, STANDINGS, {}),
-    (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
-    (QualificationTable, STANDINGS, {}),
-    (IndividualTable, INDIVIDUAL, {}),
-    (FinalRankingTable, FINAL, {}),
-    (RankingTable, RANKING, {}),
-])
+@pytest.mark.parametrize(("table_class", "rows", "kwargs"), PLAIN_TABLES)
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_the_plain_body_is_what_django_tables2_writes(table_class, rows, kwargs, language):
     with translation.override(language):
@@ -117,14 +121,7 @@ def test_a_render_method_asking_for_the_bound_row_is_refused():
         Odd(STANDINGS).plain_body()
 
 
-@pytest.mark.parametrize(("table_class", "rows", "kwargs"), [
-    (StandingsTable, STANDINGS, {}),
-    (StandingsTable, STANDINGS, {"exclude": ("penalties", "provisional")}),
-    (QualificationTable, STANDINGS, {}),
-    (IndividualTable, INDIVIDUAL, {}),
-    (FinalRankingTable, FINAL, {}),
-    (RankingTable, RANKING, {}),
-])
+@pytest.mark.parametrize(("table_class", "rows", "kwargs"), PLAIN_TABLES)
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 @pytest.mark.parametrize("excluded", [(), ("code", "rank")])
 def test_the_plain_download_rows_are_what_django_tables2_makes(table_class, rows, kwargs,
