@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import time
 import urllib.error
@@ -50,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import standings as standings_bench  # noqa: E402  (bench/standings.py: the event)
-from public import free_port, wait_for  # noqa: E402  (bench/public.py)
+from public import production_server, wait_for  # noqa: E402  (bench/public.py)
 
 MB = 1024 * 1024
 
@@ -376,20 +374,12 @@ def main() -> None:
     vendor = connection.vendor
     connection.close()
 
-    port = free_port()
     log_path = ROOT / "var" / "bench" / "last_day-server.log"
-    log = log_path.open("wb")  # read by nobody while it runs: a pipe would fill and block
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "manage.py"), "serve", f"127.0.0.1:{port}",
-         "--workers", "2", "--no-migrate"],
-        env={**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", "HTTPS": "0"},
-        stdout=log, stderr=log, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
     rows, missed, not_measured = [], [], []
-    try:
+    with production_server(log_path) as base:
         wait_for(base + "/")
         print(f"database: {vendor}; server: manage.py serve, 2 gunicorn workers; public cache "
-              f"off; {args.runs} timed requests an address (median), after one not counted")
+              f"off; {args.runs} timed requests an address (median), after two not counted")
         for name, (who, target) in ROUTES.items():
             if args.only not in name:
                 continue
@@ -420,13 +410,6 @@ def main() -> None:
                 print(f"{seconds * 1000:8.0f} ms {size / 1024:9,.0f} KiB  {path}  ({name}, "
                       f"{who}) [target < {target.words}: {'met' if met else 'NOT met'}]",
                       flush=True)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-        log.close()
     for line in not_measured:
         print(f"not measured: {line}")
     print(f"{len(rows)} addresses measured, {len(rows) - len(missed)} met their target"

@@ -23,6 +23,7 @@ fragment (each only if the site has it) — it prints:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -82,6 +83,29 @@ def get(url: str, encoding: str = BROWSER) -> tuple[int, float, str]:
     except urllib.error.HTTPError as error:
         status, cache = error.code, ""
     return status, time.perf_counter() - started, cache
+
+
+@contextlib.contextmanager
+def production_server(log_path: Path):
+    """``manage.py serve`` (gunicorn, 2 workers) on a free loopback port for the ``with``
+    block; yields its base address. Its output goes to ``log_path`` (a pipe that nobody
+    reads would fill, and block the workers)."""
+    port = free_port()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), "serve", f"127.0.0.1:{port}",
+             "--workers", "2", "--no-migrate"],
+            env={**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", "HTTPS": "0"},
+            stdout=log, stderr=log, start_new_session=True)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
 
 
 def wait_for(url: str, seconds: float = 60) -> None:
@@ -164,14 +188,7 @@ def main() -> None:
             print(f"{label}: not in this version of the site, skipped")
     connection.close()
 
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "manage.py"), "serve", f"127.0.0.1:{port}",
-         "--workers", "2", "--no-migrate"],
-        env={**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", "HTTPS": "0"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with production_server(ROOT / "var" / "bench" / "public-server.log") as base:
         wait_for(base + addresses[0][1])
         print(f"database: {connection.vendor}; server: manage.py serve, 2 gunicorn workers; "
               f"cache: {cache_url.split(':')[0]}; load: wrk, 1 thread, "
@@ -197,12 +214,6 @@ def main() -> None:
             print(f"{label}, first request after an invalidation: median {median * 1000:.0f} "
                   f"ms of {len(times)} (" + ", ".join(f"{t * 1000:.0f}" for t in times)
                   + f" ms) [target < 300 ms: {'met' if median < 0.3 else 'NOT met'}]")
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

@@ -283,7 +283,7 @@ def test_a_seats_tally_that_its_hands_do_not_make_is_listed(event, tournament):
     from tournament.models import SeatTally
 
     tally = SeatTally.objects.filter(table__round__stage=event, table__round__number=2,
-                                     match__home__code="T5", table__position=2,
+                                     table__match__home__code="T5", table__position=2,
                                      seat=1).get()
     SeatTally.objects.filter(pk=tally.pk).update(points=F("points") - 7,
                                                  dealer_points=F("dealer_points") + 2)

@@ -15,19 +15,15 @@ def tally_every_table(apps, schema_editor):
     writes them for every hand saved after it)."""
     HandResult = apps.get_model("tournament", "HandResult")
     SeatTally = apps.get_model("tournament", "SeatTally")
-    Table = apps.get_model("tournament", "Table")
     hands = {}
     for table, *hand in (HandResult.objects.filter(is_current=True).order_by()
                          .values_list("table_id", "hand", "seat1_points", "seat2_points",
                                       "outcome", "declarer_seat", "false_knock_seat")
                          .iterator(chunk_size=5000)):
         hands.setdefault(table, []).append(tuple(hand))
-    where = dict((pk, (round_, match)) for pk, round_, match in
-                 Table.objects.filter(pk__in=list(hands)).values_list("pk", "round_id",
-                                                                      "match_id"))
     SeatTally.objects.bulk_create(
-        (SeatTally(table_id=table, round_id=where[table][0], match_id=where[table][1],
-                   seat=seat, **{name: getattr(tally, name) for name in FIGURES})
+        (SeatTally(table_id=table, seat=seat,
+                   **{name: getattr(tally, name) for name in FIGURES})
          for table, table_hands in hands.items()
          for seat, tally in zip((1, 2), seat_tallies(table_hands), strict=True)),
         batch_size=2000)
@@ -56,8 +52,6 @@ class Migration(migrations.Migration):
                 ('undercuts_suffered', models.PositiveSmallIntegerField(default=0)),
                 ('false_knocks', models.PositiveSmallIntegerField(default=0)),
                 ('draws', models.PositiveSmallIntegerField(default=0)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.match')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournament.round')),
                 ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tallies', to='tournament.table')),
             ],
             options={

@@ -67,9 +67,6 @@ class SeatTally(models.Model):
 
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE,
                               related_name="tallies")
-    # The round and match of the table, for the standings' filters without joining it.
-    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey("tournament.Match", on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()
     hands = models.PositiveSmallIntegerField(default=0)
     points = models.IntegerField(default=0)

@@ -85,18 +85,20 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
     # Matches with a void row, read once (a subquery per row would be read per row).
     void = TeamResult.objects.filter(void=True, match__isnull=False, **where).values("match_id")
     # 1 or 0 (true or false on PostgreSQL): no conversion per row on SQLite.
-    official = ExpressionWrapper(Q(match__signed_off_at__isnull=False),
+    official = ExpressionWrapper(Q(table__match__signed_off_at__isnull=False),
                                  output_field=IntegerField())
-    tallies = (SeatTally.objects.filter(match__forfeited_by__isnull=True, **where)
-               .exclude(match_id__in=void).annotate(official=official).order_by())
+    tallies = (SeatTally.objects
+               .filter(table__match__forfeited_by__isnull=True,
+                       **{f"table__{key}": value for key, value in where.items()})
+               .exclude(table__match_id__in=void).annotate(official=official).order_by())
     shown_whole, shown_in_part = None, []
     if views is not None:
         # A round the views do not name shows nothing (a draft).
         shown_whole = [r for r, view in views.by_round.items() if view.everything]
         shown_in_part = [r for r, view in views.by_round.items() if not view.everything]
-        tallies = tallies.filter(round_id__in=shown_whole)
+        tallies = tallies.filter(table__round_id__in=shown_whole)
     if official_only:
-        tallies = tallies.filter(match__signed_off_at__isnull=False)
+        tallies = tallies.filter(table__match__signed_off_at__isnull=False)
     lineups: dict[int, dict[str, tuple[int, int]]] = {}
     for match, side, first, second in (RoundEntry.objects.filter(match__isnull=False, **where)
                                        .values_list("match_id", "side", "first_player_id",
@@ -105,7 +107,8 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
 
     def counted_tallies():
         for match, position, seat, official_, *figures in tallies.values_list(
-                "match_id", "table__position", "seat", "official", *SeatTally.FIGURES):
+                "table__match_id", "table__position", "seat", "official",
+                *SeatTally.FIGURES):
             sides = lineups.get(match)
             if sides is None or len(sides) != 2:
                 continue  # a match without both line-ups (never written so by the draw)

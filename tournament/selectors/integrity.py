@@ -293,11 +293,10 @@ def _check_tallies(tables: dict[tuple[int, int], list[tuple]], matches: dict[int
                    note) -> None:
     """Each table's seats' stored tallies against the tallies of its current hands (their
     points as scored again: a hand's wrong points are one difference, noted above)."""
-    stored = {(match, position, seat): (round_id, table_round, table_match, figures)
-              for match, position, seat, round_id, table_round, table_match, *figures in
+    stored = {(match, position, seat): figures
+              for match, position, seat, *figures in
               SeatTally.objects.filter(table__round__stage_id__in=stage_ids).values_list(
-                  "match_id", "table__position", "seat", "round_id", "table__round_id",
-                  "table__match_id", *SeatTally.FIGURES)}
+                  "table__match_id", "table__position", "seat", *SeatTally.FIGURES)}
     for match_id, position in sorted(tables.keys() | {k[:2] for k in stored}):
         match = matches.get(match_id)
         if match is None:
@@ -317,12 +316,11 @@ def _check_tallies(tables: dict[tuple[int, int], list[tuple]], matches: dict[int
                     note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
                          "no stored tally of its hands")
                 continue
-            round_id, table_round, table_match, figures = have
-            if (round_id, table_match) != (table_round, match_id) or figures != want:
+            if have != want:
                 words = "; ".join(f"{name.replace('_', ' ')} stored {got}, the hands make "
                                   f"{should}" for name, got, should in
-                                  zip(SeatTally.FIGURES, figures, want, strict=True)
-                                  if got != should) or "stored for another round or match"
+                                  zip(SeatTally.FIGURES, have, want, strict=True)
+                                  if got != should)
                 note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
                      f"tally: {words}")
 

@@ -63,7 +63,7 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
                              "declarer_seat", "outcome", "table_id", "hand",
                              "false_knock_seat"))
     if hands_of is not None:
-        _save_tallies(match.round_id, match.pk, {hands_of.pk: [
+        _save_tallies({hands_of.pk: [
             (hand, one, two, outcome, declarer, false_knock)
             for _p, one, two, declarer, outcome, table, hand, false_knock in read
             if table == hands_of.pk]})
@@ -113,19 +113,13 @@ def write_seat_tallies(tables: Iterable[Table | int]) -> None:
                                                      "seat2_points", "outcome",
                                                      "declarer_seat", "false_knock_seat")):
             hands[table].append(tuple(hand))
-    where = {pk: (round_, match) for pk, round_, match in
-             Table.objects.filter(pk__in=ids).values_list("pk", "round_id", "match_id")}
-    by_match: dict[tuple[int, int], dict[int, list[tuple]]] = {}
-    for pk, table_hands in hands.items():
-        by_match.setdefault(where[pk], {})[pk] = table_hands
-    for (round_, match), tables_hands in by_match.items():
-        _save_tallies(round_, match, tables_hands)
+    _save_tallies(hands)
 
 
-def _save_tallies(round_id: int, match_id: int, hands: dict[int, list[tuple]]) -> None:
+def _save_tallies(hands: dict[int, list[tuple]]) -> None:
     """The two seats' tallies of each table (table id → its current hands), in one
     statement (an insert that updates the rows already there)."""
-    rows = [SeatTally(table_id=table, round_id=round_id, match_id=match_id, seat=seat,
+    rows = [SeatTally(table_id=table, seat=seat,
                       **{name: getattr(tally, name) for name in SeatTally.FIGURES})
             for table, table_hands in hands.items()
             for seat, tally in zip((1, 2), seat_tallies(table_hands), strict=True)]
