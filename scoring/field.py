@@ -208,26 +208,68 @@ def _exact(numerators: dict[int, int]) -> Fraction:
                         for denominator, numerator in numerators.items()), common)
 
 
+@dataclass(slots=True)
+class FieldSums:
+    """A player's (or a seat's) hands against the field in integers: how many with each
+    seat's cards and, per denominator (a deal's number of tables kept), the sum of the
+    differences' numerators: (points × count − total) with the dealer cards, (points ×
+    count + total) with the other's, total/count being the dealer cards' datum
+    (``datum_parts``)."""
+
+    dealer_hands: int = 0
+    non_dealer_hands: int = 0
+    dealer: dict[int, int] = field(default_factory=dict)
+    non_dealer: dict[int, int] = field(default_factory=dict)
+
+    def add_seat(self, seat: int, seat1_deals: bool, kept: int, hands: int,
+                 seat1_points: int, datum_totals: int) -> None:
+        """Add the hands a player played in ``seat`` (1 or 2) of a table, grouped: deals of
+        the same number of tables kept (``kept``), all with seat 1 holding the dealer cards
+        or all with seat 2 holding them; ``hands`` of them, ``seat1_points`` their points
+        for seat 1 and ``datum_totals`` the sum of their deals' kept totals for the dealer
+        cards. What ``field_lines`` adds up hand by hand, from sums a database can make
+        (every hand is zero-sum, so seat 2's numerator is the opposite of seat 1's)."""
+        numerator = seat1_points * kept + (-datum_totals if seat1_deals else datum_totals)
+        if seat == 2:
+            numerator = -numerator
+        if (seat == 1) == seat1_deals:
+            self.dealer_hands += hands
+            numerators = self.dealer
+        else:
+            self.non_dealer_hands += hands
+            numerators = self.non_dealer
+        numerators[kept] = numerators.get(kept, 0) + numerator
+
+    def add(self, other: FieldSums) -> None:
+        self.dealer_hands += other.dealer_hands
+        self.non_dealer_hands += other.non_dealer_hands
+        for mine, theirs in ((self.dealer, other.dealer), (self.non_dealer, other.non_dealer)):
+            for count, numerator in theirs.items():
+                mine[count] = mine.get(count, 0) + numerator
+
+
 def field_lines(hands: Iterable[tuple[Hashable, Hashable, str, int]],
                 deals: Mapping[Hashable, Sequence[int]], *,
-                minimum_hands: int = 0) -> list[FieldLine]:
+                minimum_hands: int = 0,
+                more: Mapping[Hashable, FieldSums] | None = None) -> list[FieldLine]:
     """``against_the_field`` from plain values, for callers with many hands (a 512-team
     event of 15 rounds has 122,880): each hand is (player, deal, seat, points) and
-    ``deals[deal]`` the points the dealer cards made at every table of the deal.
+    ``deals[deal]`` the points the dealer cards made at every table of the deal; ``more``
+    adds each player's ``FieldSums`` of other deals, summed already (``FieldSums.add_seat``).
 
     Exact without a ``Fraction`` per hand: a deal's datum is total/count (``datum_parts``),
     so a hand's difference is (points × count − total)/count for the dealer cards and
     (points × count + total)/count for the other seat; each player's numerators are added
     up per denominator and each figure becomes one ``Fraction`` at the end
-    (``tests/scoring/test_field_exact.py`` checks it against the ``Fraction`` code)."""
+    (``tests/scoring/test_field_exact.py`` checks it against the ``Fraction`` code).
+    ``FieldLine.per_deal`` lists the hands given one by one, not those of ``more``."""
     data = {}
     for deal, points in deals.items():
         parts = datum_parts(points)
         if parts is not None:
             data[deal] = parts
-    # player → [dealer hands, non-dealer hands, {count: dealer numerator},
-    #           {count: non-dealer numerator}, the player's hands]
-    tally: dict[Hashable, list] = {}
+    sums: dict[Hashable, FieldSums] = {}
+    played: dict[Hashable, list] = {}
     for hand in hands:
         player, deal, seat, points = hand
         if seat == DEALER:
@@ -244,27 +286,34 @@ def field_lines(hands: Iterable[tuple[Hashable, Hashable, str, int]],
                 gettext_noop("deal {deal!r} has no table result to compare with"),
                 deal=deal)
         total, count = parts
-        line = tally.get(player)
+        line = sums.get(player)
         if line is None:
-            line = tally[player] = [0, 0, {}, {}, []]
+            line = sums[player] = FieldSums()
+            played[player] = []
         if as_dealer:
-            line[0] += 1
-            numerators = line[2]
+            line.dealer_hands += 1
+            numerators = line.dealer
             numerators[count] = numerators.get(count, 0) + points * count - total
         else:
-            line[1] += 1
-            numerators = line[3]
+            line.non_dealer_hands += 1
+            numerators = line.non_dealer
             numerators[count] = numerators.get(count, 0) + points * count + total
-        line[4].append(hand)
+        played[player].append(hand)
+    for player, other in (more or {}).items():
+        line = sums.get(player)
+        if line is None:
+            line = sums[player] = FieldSums()
+        line.add(other)
     lines = []
-    for player, (dealer_hands, non_dealer_hands, dealer, non_dealer, played) in tally.items():
-        if dealer_hands + non_dealer_hands < minimum_hands:
+    for player, line in sums.items():
+        hands_played = line.dealer_hands + line.non_dealer_hands
+        if hands_played < minimum_hands:
             continue
-        dealer_total, non_dealer_total = _exact(dealer), _exact(non_dealer)
+        dealer_total, non_dealer_total = _exact(line.dealer), _exact(line.non_dealer)
         lines.append(FieldLine(
-            player, dealer_hands + non_dealer_hands, dealer_total + non_dealer_total,
-            dealer_hands, dealer_total, non_dealer_hands, non_dealer_total, played=played,
-            datums=data))
+            player, hands_played, dealer_total + non_dealer_total, line.dealer_hands,
+            dealer_total, line.non_dealer_hands, non_dealer_total,
+            played=played.get(player, []), datums=data))
     return _ranked(lines)
 
 

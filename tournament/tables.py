@@ -15,6 +15,7 @@ from django_tables2.utils import AttributeDict, signature
 from tablib import Dataset
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
+from tournament.templatetags.comparison import versus
 from tournament.templatetags.scores import MINUS, signed
 from tournament.wording import separation_text, tiebreak_name
 
@@ -630,4 +631,88 @@ def individual_rows(standings) -> list[dict]:
         "non_dealer_hands": row.line.as_non_dealer.hands,
         "non_dealer_points": row.line.as_non_dealer.points,
         "provisional": row.line.provisional,
+    } for row in standings.rows]
+
+
+def _field_column(name, label, extra="", default=""):
+    """A number of the field's table: ``name`` heads the column, ``label`` precedes the
+    value on a phone."""
+    return tables.Column(verbose_name=name, default=default, attrs={
+        "th": {"class": "num"}, "td": {"class": f"num detail {extra}".strip(),
+                                       "data-label": label}})
+
+
+class FieldTable(PlainRows, tables.Table):
+    """Players against the field (``selectors.field.field_standings``): rows from
+    ``field_rows``; the public's page and the staff's. On a phone each row folds into a
+    card, each number after its short label. A side's figure is a dash when the player
+    never held those cards."""
+
+    caption = _("Players against the field")
+    caption_hidden = True
+
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num rank"}})
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "team player"}})
+    team = tables.Column(verbose_name=_("Team"), accessor="team_name",
+                         attrs={"td": {"class": "detail club"}})
+    hands = _field_column(_("Hands"), _("H"))
+    per_hand = tables.Column(verbose_name=_("Against the field, per hand"), attrs={
+        "th": {"class": "num"}, "td": {"class": "num strong mp", "data-label": _("per hand")}})
+    against_field = _field_column(_("Against the field, total"), _("total"))
+    dealer_hands = _field_column(_("Dealer: hands"), _("dealer H"), "side")
+    dealer_against_field = _field_column(_("Dealer: against the field"), _("dealer vs field"),
+                                          "side", default="—")
+    non_dealer_hands = _field_column(_("Non-dealer: hands"), _("non-dealer H"), "side")
+    non_dealer_against_field = _field_column(
+        _("Non-dealer: against the field"), _("non-dealer vs field"), "side", default="—")
+    points = _field_column(_("Points"), _("Pts"))
+    points_per_hand = _field_column(_("Points per hand"), _("pts per hand"))
+
+    class Meta:
+        orderable = False
+        template_name = "includes/plain_table.html"
+        attrs = {"class": "standings individual field"}
+        row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
+
+    def render_player(self, record):
+        if not record["provisional"]:
+            return record["player"]
+        return format_html('{} <span class="badge badge-provisional">{}</span>',
+                           record["player"], _("provisional"))
+
+    def render_team(self, record):
+        return format_html('<span class="team-code">{}</span> {}', record["team_code"],
+                           record["team_name"])
+
+    def render_points(self, value):
+        return signed(value)
+
+    def render_per_hand(self, value):
+        return versus(value)
+
+    def render_against_field(self, value):
+        return versus(value)
+
+    def render_dealer_against_field(self, value):
+        return versus(value)
+
+    def render_non_dealer_against_field(self, value):
+        return versus(value)
+
+    def render_points_per_hand(self, value):
+        return versus(value)
+
+
+def field_rows(standings) -> list[dict]:
+    """The rows of a ``selectors.field.FieldStandings`` for ``FieldTable``."""
+    return [{
+        "rank": row.rank, "player": row.player.name, "team_code": row.team.code,
+        "team_name": row.team.name, "hands": row.line.hands, "per_hand": row.per_hand,
+        "against_field": row.against_field, "dealer_hands": row.line.dealer_hands,
+        "dealer_against_field": row.dealer_against_field if row.line.dealer_hands else None,
+        "non_dealer_hands": row.line.non_dealer_hands,
+        "non_dealer_against_field": (row.non_dealer_against_field
+                                     if row.line.non_dealer_hands else None),
+        "points": row.points, "points_per_hand": row.points_per_hand,
+        "provisional": row.provisional,
     } for row in standings.rows]

@@ -14,6 +14,7 @@ from scoring.errors import RuleError
 from scoring.field import (
     DEALER,
     NON_DEALER,
+    FieldSums,
     PlayerOnDeal,
     TableResult,
     against_the_field,
@@ -91,6 +92,69 @@ def test_level_players_share_a_rank_as_before(points, players, minimum):
     assert [figures(line) for line in fast] == [figures(line) for line in slow]
     if len(players) > 3 and minimum <= 1:  # two players with the same hands: one rank
         assert len({line.rank for line in fast}) < len(fast)
+
+
+@st.composite
+def fields(draw):
+    """Tables of two players (a player may sit at several, as over several rounds), each
+    playing hands 1 to 4: hand n of every table on deal n (seat 1 deals the odd hands);
+    some tables stop early, so the deals are played at different numbers of tables."""
+    tables = draw(st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(PLAYERS),
+                                     st.lists(POINTS, min_size=1, max_size=4)),
+                           min_size=1, max_size=20))
+    return [(number, one, two, points) for number, (one, two, points) in enumerate(tables, 1)]
+
+
+def lines_read(lines):
+    """The figures without the hands one by one, level players in one order (which of two
+    level players comes first is the caller's: the selector sorts them by team)."""
+    return sorted((figures(line)[:-1] for line in lines), key=lambda f: (f[1], repr(f[0])))
+
+
+@settings(max_examples=250, deadline=None)
+@given(fields(), st.integers(0, 6))
+def test_a_tables_sums_give_what_its_hands_give(tables, minimum):
+    """``FieldSums.add_seat`` over each table's hands grouped by who deals and by the deal's tables
+    kept (what the database adds up) gives the lines ``field_lines`` gives hand by hand."""
+    deals: dict[int, list[int]] = {}
+    hands = []
+    for _number, one, two, points in tables:
+        for hand, seat1 in enumerate(points, 1):
+            seat1_deals = hand % 2 == 1
+            deals.setdefault(hand, []).append(seat1 if seat1_deals else -seat1)
+            hands.append((one, hand, DEALER if seat1_deals else NON_DEALER, seat1))
+            hands.append((two, hand, NON_DEALER if seat1_deals else DEALER, -seat1))
+    groups: dict[tuple, list[int]] = {}  # (table, seat 1 deals, kept) → [hands, points, totals]
+    for number, _one, _two, points in tables:
+        for hand, seat1 in enumerate(points, 1):
+            total, kept = datum_parts(deals[hand])
+            group = groups.setdefault((number, hand % 2 == 1, kept), [0, 0, 0])
+            group[0] += 1
+            group[1] += seat1
+            group[2] += total
+    players = {number: (one, two) for number, one, two, _points in tables}
+    more: dict = {}
+    for (number, seat1_deals, kept), (count, seat1, totals) in groups.items():
+        for seat, player in enumerate(players[number], 1):
+            more.setdefault(player, FieldSums()).add_seat(seat, seat1_deals, kept, count,
+                                                          seat1, totals)
+    by_hand = field_lines(hands, deals, minimum_hands=minimum)
+    summed = field_lines([], {}, more=more, minimum_hands=minimum)
+    assert lines_read(summed) == lines_read(by_hand)
+    assert all(line.per_deal == [] for line in summed)
+    # Some tables hand by hand, the others summed (a round the public sees in part beside
+    # rounds it sees whole): the same figures.
+    by_table = [(number, hands[2 * i:2 * i + 2]) for i, number in enumerate(
+        number for number, _one, _two, points in tables for _ in points)]
+    one_by_one = [hand for number, pair in by_table if number % 2 for hand in pair]
+    summed_rest: dict = {}
+    for (number, seat1_deals, kept), (count, seat1, totals) in groups.items():
+        if not number % 2:
+            for seat, player in enumerate(players[number], 1):
+                summed_rest.setdefault(player, FieldSums()).add_seat(
+                    seat, seat1_deals, kept, count, seat1, totals)
+    mixed = field_lines(one_by_one, deals, more=summed_rest, minimum_hands=minimum)
+    assert lines_read(mixed) == lines_read(by_hand)
 
 
 @settings(max_examples=300, deadline=None)

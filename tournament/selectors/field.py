@@ -28,12 +28,13 @@ Every function reads in a fixed number of queries, whatever the size of the fiel
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from django.db.models import ExpressionWrapper, IntegerField, Q
+from django.db import connection
+from django.db.models import Exists, ExpressionWrapper, IntegerField, OuterRef, Q
 
 from scoring import seating
 from scoring.field import (
@@ -41,6 +42,7 @@ from scoring.field import (
     NON_DEALER,
     TRIM_FROM,
     FieldLine,
+    FieldSums,
     TableResult,
     Traveller,
     datum_parts,
@@ -50,8 +52,19 @@ from scoring.field import (
     traveller,
 )
 from scoring.rules import DEFAULT_RULES, DealScope
-from tournament.models import Deal, HandResult, Player, Round, RoundEntry, Stage, Team
+from tournament.models import (
+    Deal,
+    HandResult,
+    Match,
+    Player,
+    Round,
+    RoundEntry,
+    Stage,
+    Table,
+    Team,
+)
 from tournament.selectors.penalties import withdrawn_teams
+from tournament.selectors.visibility import PublicViews
 
 CENT = Decimal("0.01")
 
@@ -419,12 +432,75 @@ _FIELD_ROW = ("table__round_id", "table_id", "hand", "table__match_id", "table__
 def _field_rows(round_ids: list[int], official_only: bool) -> list[tuple]:
     """The current results of these rounds' matches decided by play, as plain values in
     the order of ``_FIELD_ROW`` (one query): what ``_played`` reads, without the columns the
-    comparison does not need, in no particular order (sorting 61,440 rows is not needed)."""
+    comparison does not need, in no particular order."""
     rows = HandResult.objects.filter(is_current=True, table__match__forfeited_by__isnull=True,
                                      table__round_id__in=round_ids)
     if official_only:
         rows = rows.filter(table__match__signed_off_at__isnull=False)
     return list(rows.order_by().values_list(*_FIELD_ROW))
+
+
+def _placeholders(values: Collection) -> str:
+    return ", ".join(["%s"] * len(values))
+
+
+def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: bool,
+                left_out_matches: Collection[int]) -> list[tuple[int, int, int, bool, int,
+                                                                 int, int, int]]:
+    """What the database adds up of these rounds' counted hands, for
+    ``scoring.field.FieldSums.add_seat`` (one query, whatever the number of hands): per table, per
+    seat holding the dealer cards and per number of tables kept on the deal, (table, match,
+    position, seat 1 deals, tables kept, hands, seat 1's points, the deals' kept totals for
+    the dealer cards). The field of a deal is worked out as ``scoring.field.datum_parts``
+    does it (the highest and lowest dropped from ``TRIM_FROM`` tables), over the hands that
+    ``field_standings`` counts one by one elsewhere: current, of matches decided by play
+    (signed off with ``official_only``), with both line-ups, not ``left_out_matches``."""
+    hands, tables, matches, entries = (model._meta.db_table for model in (
+        HandResult, Table, Match, RoundEntry))
+    per_match = f"t.round_id IN ({_placeholders(per_match_ids)})" if per_match_ids else "1 = 0"
+    official = "AND m.signed_off_at IS NOT NULL" if official_only else ""
+    left_out = f"AND m.id NOT IN ({_placeholders(left_out_matches)})" if left_out_matches \
+        else ""
+    rounds = _placeholders(round_ids)
+    # A deal is named by its row, or without deals made here by (round, set, hand)
+    # (deal_key): four columns, never null, so that they can be joined on.
+    sql = f"""
+        WITH h AS (
+            SELECT hr.table_id, t.match_id, t.position, hr.hand %% 2 AS seat1_deals,
+                   hr.seat1_points AS seat1,
+                   CASE WHEN hr.hand %% 2 = 1 THEN hr.seat1_points ELSE -hr.seat1_points END
+                       AS dealer,
+                   CASE WHEN hr.deal_id IS NOT NULL THEN CAST(hr.deal_id AS TEXT)
+                        ELSE CAST(t.round_id AS TEXT) || '/' || CAST(CASE WHEN {per_match}
+                             THEN m.number ELSE 1 END AS TEXT) || '/'
+                             || CAST(hr.hand AS TEXT) END AS deal
+            FROM {hands} hr
+            JOIN {tables} t ON t.id = hr.table_id
+            JOIN {matches} m ON m.id = t.match_id
+            WHERE hr.is_current = %s AND m.forfeited_by_id IS NULL
+              AND t.round_id IN ({rounds}) {official} {left_out}
+              AND EXISTS (SELECT 1 FROM {entries} e WHERE e.match_id = m.id AND e.side = %s)
+              AND EXISTS (SELECT 1 FROM {entries} e WHERE e.match_id = m.id AND e.side = %s)
+        ), d AS (
+            SELECT deal,
+                   CASE WHEN COUNT(*) >= %s THEN SUM(dealer) - MAX(dealer) - MIN(dealer)
+                        ELSE SUM(dealer) END AS total,
+                   CASE WHEN COUNT(*) >= %s THEN COUNT(*) - 2 ELSE COUNT(*) END AS kept
+            FROM h GROUP BY deal
+        )
+        SELECT h.table_id, h.match_id, h.position, h.seat1_deals, d.kept, COUNT(*),
+               SUM(h.seat1), SUM(d.total)
+        FROM h JOIN d ON d.deal = h.deal
+        GROUP BY h.table_id, h.match_id, h.position, h.seat1_deals, d.kept"""
+    params = [*per_match_ids, True, *round_ids, *left_out_matches, RoundEntry.Side.HOME,
+              RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        # PostgreSQL adds bigints up into numerics: back to int, exactly.
+        return [(table, match, position, seat1_deals == 1, kept, count, int(seat1),
+                 int(totals))
+                for table, match, position, seat1_deals, kept, count, seat1, totals
+                in cursor.fetchall()]
 
 
 def _field_lineups(round_ids: list[int]) -> tuple[dict[int, dict[str, tuple[int, int]]],
@@ -502,16 +578,18 @@ class FieldStandings:
 
 
 def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool = False,
-                    official_only: bool = False,
-                    shows: Callable[[int, int, int], bool] | None = None,
+                    official_only: bool = False, views: PublicViews | None = None,
                     round_ids: Collection[int] | None = None) -> FieldStandings:
     """Each player's hands of ``stage`` (every stage when None) against the field, ranked
     per hand with the minimum of hands of the latest round's rules (``field_minimum_hands``),
     with the raw points of the same hands. ``closed_only``: rounds that are closed (a
-    scorer); ``official_only``: hands of signed-off matches only; ``shows(round id, table
-    id, hand)`` leaves out the results it refuses, from the field too (the public's view);
+    scorer); ``official_only``: hands of signed-off matches only; ``views`` (the public's,
+    ``selectors.visibility``) leaves out the results it does not show, from the field too;
     ``round_ids``: only these rounds are read (a day's bulletin).
-    At most four queries and one more per stage."""
+
+    The rounds shown whole are added up by the database (``_field_sums``, then
+    ``scoring.field.FieldSums.add_seat``); a round the public sees in part is read hand by hand.
+    At most six queries and one more per stage, whatever the number of hands."""
     where = {"stage": stage} if stage is not None else {"stage__tournament": tournament}
     statuses = [Round.Status.CLOSED] if closed_only else [Round.Status.IN_PLAY,
                                                           Round.Status.CLOSED]
@@ -521,33 +599,61 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         rounds = [r for r in rounds if r.pk in round_ids]
     minimum = rounds[-1].rules.field_minimum_hands if rounds else \
         DEFAULT_RULES.field_minimum_hands
-    results = _field_rows([r.pk for r in rounds], official_only) if rounds else []
-    stages = {r.stage_id: r.stage for r in rounds}
-    out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()} if results else {}
-    out_of = {r.pk: out_by_stage[r.stage_id] for r in rounds} if results else {}
     per_match = {r.pk: _per_match(r) for r in rounds}
-    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if results else (
+    shown_whole = [r for r in rounds if views is None or views.of(r.pk).everything]
+    shown_in_part = [r.pk for r in rounds if views is not None and not views.of(r.pk).everything]
+    stages = {r.stage_id: r.stage for r in rounds}
+    out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()}
+    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if rounds else (
         {}, set(), set())
-    deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
-    hands: list[tuple[int, Hashable, str, int]] = []  # (player, deal, seat, points)
-    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
-    provisional: set[int] = set()
-    left_out: set[int] = set()
     seated: dict[int, tuple[int, ...]] = {}  # table → the players in seats 1 and 2, or ()
-    for (round_id, table_id, hand, match_id, match_number, position, deal_id, seat1, home,
-         away) in results:
-        if shows is not None and not shows(round_id, table_id, hand):
-            continue
-        out = out_of[round_id]
-        if out and (home in out or away in out):
-            left_out |= {home, away} & out
-            continue
+
+    def seats_of(table_id: int, match_id: int, position: int) -> tuple[int, ...]:
         seats = seated.get(table_id)
         if seats is None:
             entries = lineups.get(match_id, {})
             seats = seated[table_id] = (
                 seating.player_in_seat(position, 1, entries),
                 seating.player_in_seat(position, 2, entries)) if len(entries) == 2 else ()
+        return seats
+
+    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
+    provisional: set[int] = set()
+    left_out: set[int] = set()
+    summed: dict[int, FieldSums] = {}
+    if shown_whole:
+        left_out_matches = _left_out_matches(shown_whole, out_by_stage, official_only,
+                                             left_out)
+        for (table_id, match_id, position, seat1_deals, kept, count, seat1,
+             totals) in _field_sums([r.pk for r in shown_whole],
+                                    [r.pk for r in shown_whole if per_match[r.pk]],
+                                    official_only, left_out_matches):
+            one, two = seats_of(table_id, match_id, position)
+            for seat, player in ((1, one), (2, two)):
+                sums = summed.get(player) or summed.setdefault(player, FieldSums())
+                sums.add_seat(seat, seat1_deals, kept, count, seat1, totals)
+            dealer, other = (one, two) if seat1_deals else (two, one)
+            dealer_points = seat1 if seat1_deals else -seat1
+            line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
+            line[0] += dealer_points
+            line[1] += dealer_points
+            line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
+            line[0] -= dealer_points
+            line[2] -= dealer_points
+            if match_id in unsigned:
+                provisional.update((one, two))
+    deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
+    hands: list[tuple[int, Hashable, str, int]] = []  # (player, deal, seat, points)
+    rounds_by_pk = {r.pk: r for r in rounds}
+    for (round_id, table_id, hand, match_id, match_number, position, deal_id, seat1, home,
+         away) in (_field_rows(shown_in_part, official_only) if shown_in_part else ()):
+        if not views.shows(round_id, table_id, hand):
+            continue
+        out = out_by_stage[rounds_by_pk[round_id].stage_id]
+        if out and (home in out or away in out):
+            left_out |= {home, away} & out
+            continue
+        seats = seats_of(table_id, match_id, position)
         if not seats:
             continue  # a match without both line-ups (never written so by the draw)
         key = deal_key(deal_id, round_id, match_number, hand, per_match[round_id])
@@ -568,7 +674,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         line[2] -= dealer_points
         if match_id in unsigned:
             provisional.update(seats)
-    lines = field_lines(hands, deals, minimum_hands=minimum)
+    lines = field_lines(hands, deals, minimum_hands=minimum, more=summed)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
     rows = [FieldRow(rank=line.rank, player=players[line.player],
@@ -585,3 +691,28 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                                if pk in lineup_teams and pk in teams),
                               key=lambda team: team.code),
         closed_only=closed_only, official_only=official_only)
+
+
+def _left_out_matches(rounds: list[Round], out_by_stage: dict[int, set[int]],
+                      official_only: bool, left_out: set[int]) -> list[int]:
+    """The matches of ``rounds`` with a team withdrawn from their stage (their tables
+    leave the field), adding to ``left_out`` those teams where the match has a hand that
+    would have counted (one query, none without a withdrawn team)."""
+    if not any(out_by_stage.values()):
+        return []
+    involving = Q(pk__in=[])
+    for stage_id, out in out_by_stage.items():
+        if out:
+            involving |= Q(round__stage_id=stage_id) & (Q(home_id__in=out) | Q(away_id__in=out))
+    matches = Match.objects.filter(involving, round__in=rounds, forfeited_by__isnull=True)
+    if official_only:
+        matches = matches.filter(signed_off_at__isnull=False)
+    stage_of = {r.pk: r.stage_id for r in rounds}
+    left_out_matches = []
+    for pk, round_id, home, away, counted in matches.annotate(counted=Exists(
+            HandResult.objects.filter(table__match=OuterRef("pk"), is_current=True))
+            ).order_by().values_list("pk", "round_id", "home_id", "away_id", "counted"):
+        left_out_matches.append(pk)
+        if counted:
+            left_out |= {home, away} & out_by_stage[stage_of[round_id]]
+    return left_out_matches

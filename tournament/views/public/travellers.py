@@ -15,6 +15,7 @@ from tournament.models import Deal, Round
 from tournament.selectors.field import box_traveller, field_standings, round_boxes
 from tournament.selectors.public import box_cards
 from tournament.selectors.visibility import public_view, public_views
+from tournament.tables import FieldTable, field_rows
 from tournament.views.public.base import public_page, render_public
 
 
@@ -69,7 +70,8 @@ def field_page(request, tournament, pk=None):
     rounds = (Round.objects.filter(stage__tournament=tournament)
               .exclude(status=Round.Status.DRAFT).select_related("stage"))
     views = public_views(rounds, tournament=tournament)
-    standings = field_standings(tournament, stage=stage, shows=views.shows)
+    standings = field_standings(tournament, stage=stage, views=views)
     return render_public(request, tournament, "public/field.html", {
         "standings": standings, "stage": stage, "stages": tournament.stages.order_by("order"),
+        "table": FieldTable(field_rows(standings)),
     }, active="field")
