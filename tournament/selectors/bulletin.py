@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from scoring import seating
@@ -26,11 +28,10 @@ from tournament.models import Deal, HandResult, Match, Penalty, Round, Stage, To
 from tournament.selectors.bracket import Bracket, read_bracket
 from tournament.selectors.field import (
     FieldRow,
-    Played,
     SeatHolder,
     _holder,
     _lineups,
-    _played,
+    deal_key,
     field_standings,
 )
 from tournament.selectors.penalties import penalty_list, withdrawn_teams
@@ -154,7 +155,7 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
     # The rounds closed by the end of the day, and nothing else, are seen.
     views = PublicViews({r.pk: ResultView(everything=True) for r in upto})
     show = (lambda switch: True) if not public else (lambda switch: getattr(tournament, switch))
-    played = _played(table__round_id__in=list(ids), ordered=False)
+    played = _box_results(list(ids))
     results = standings = swings = rare = penalties = players = None
     minimum = 0
     if show("public_results"):
@@ -202,12 +203,52 @@ def _standings(rounds: list[Round], views: PublicViews) -> list[StageStanding]:
     return out
 
 
-def _home_points(p: Played) -> int:
-    seat = seating.seat_of(p.position, Side.HOME)
-    return p.seat1_points if seat == 1 else -p.seat1_points
+class BoxResult(NamedTuple):
+    """A table's current result on a hand, as the bulletin compares them (the whole
+    event's bulletin reads 61,440): a match decided by play."""
+
+    result_id: int
+    table: int  # the round's table number
+    position: int  # the match's table 1 or 2
+    match_id: int
+    match_number: int
+    round_id: int
+    hand: int
+    deal_id: int | None
+    seat1_points: int
+    outcome: str
+    false_knock_seat: int | None
+    home_id: int
+    away_id: int
+
+    def key(self, per_match: bool) -> Hashable:
+        """The deal it was played on (``selectors.field.deal_key``)."""
+        return deal_key(self.deal_id, self.round_id, self.match_number, self.hand, per_match)
+
+    def involves(self, teams: set[int]) -> bool:
+        return self.home_id in teams or self.away_id in teams
 
 
-def _table(p: Played, result: HandResult, lineups) -> TableOfBox:
+def _box_results(round_ids: list[int]) -> list[BoxResult]:
+    """The current results of these rounds' matches decided by play (one query)."""
+    return list(map(BoxResult._make, HandResult.objects.filter(
+        is_current=True, table__match__forfeited_by__isnull=True,
+        table__round_id__in=round_ids).order_by().values_list(
+        "pk", "table__number", "table__position", "table__match_id", "table__match__number",
+        "table__round_id", "hand", "deal_id", "seat1_points", "outcome", "false_knock_seat",
+        "table__match__home_id", "table__match__away_id")))
+
+
+# Which seat of table 1 and of table 2 the home team holds (scoring.seating).
+_HOME_SEAT = {position: seating.seat_of(position, Side.HOME)
+              for position in range(1, seating.TABLES_PER_MATCH + 1)}
+
+
+def _home_points(p: BoxResult) -> int:
+    return p.seat1_points if _HOME_SEAT[p.position] == 1 else -p.seat1_points
+
+
+def _table(p: BoxResult, result: HandResult, lineups) -> TableOfBox:
     entries = lineups.get(p.match_id, {})
     dealing = seating.dealer_seat(p.hand)
     return TableOfBox(table=p.table, dealer=_holder(entries, p.position, dealing),
@@ -215,24 +256,31 @@ def _table(p: Played, result: HandResult, lineups) -> TableOfBox:
                       home_points=_home_points(p))
 
 
-def _swings(rounds: list[Round], played: list[Played]) -> list[SwingBox]:
+def _swings(rounds: list[Round], played: list[BoxResult]) -> list[SwingBox]:
     """The largest nets of one hand over both tables of a match, one per box (four
     queries)."""
-    by_hand: dict[tuple[int, int], list[Played]] = defaultdict(list)
+    by_hand: dict[tuple[int, int], list[BoxResult | None]] = {}
     for p in played:
-        by_hand[p.match_id, p.hand].append(p)
-    pairs = [sorted(pair, key=lambda p: p.position) for pair in by_hand.values()
-             if len(pair) == 2]
-    pairs.sort(key=lambda pair: (-abs(sum(_home_points(p) for p in pair)),
-                                 pair[0].round_id, pair[0].match_number, pair[0].hand))
+        pair = by_hand.get((p.match_id, p.hand))
+        if pair is None:
+            pair = by_hand[p.match_id, p.hand] = [None, None]
+        pair[p.position - 1] = p
+    swung = []  # (−|swing|, round, match, hand, the two tables), no level box
+    for one, two in by_hand.values():
+        if one is not None and two is not None:
+            swing = _home_points(one) + _home_points(two)
+            if swing:
+                swung.append((-abs(swing), one.round_id, one.match_number, one.hand,
+                              (one, two)))
+    swung.sort(key=lambda s: s[:4])
     # A box once, at the match where it swung most: where one deal set serves the field,
     # the same cards swing at many matches, and the section is about boxes.
     per_match = {r.pk: r.rules.deal_scope == DealScope.MATCH for r in rounds}
     seen: set = set()
     chosen = []
-    for pair in pairs:
+    for *_order, pair in swung:
         box = pair[0].key(per_match[pair[0].round_id])
-        if box in seen or not sum(_home_points(p) for p in pair):
+        if box in seen:
             continue
         seen.add(box)
         chosen.append(pair)
@@ -257,15 +305,15 @@ def _swings(rounds: list[Round], played: list[Played]) -> list[SwingBox]:
     return boxes
 
 
-def _outcome(p: Played) -> str:
+def _outcome(p: BoxResult) -> str:
     return "false_knock" if p.false_knock_seat is not None else p.outcome
 
 
-def _rare(rounds: list[Round], played: list[Played]) -> list[RareResult]:
+def _rare(rounds: list[Round], played: list[BoxResult]) -> list[RareResult]:
     """Per box of a field of at least ``RARE_FROM_TABLES`` tables, the outcomes fewer than
     half of them made, rarest first (three queries)."""
     round_of = {r.pk: r for r in rounds}
-    by_deal: dict[int, list[Played]] = defaultdict(list)
+    by_deal: dict[int, list[BoxResult]] = defaultdict(list)
     for p in played:
         if p.deal_id is not None:
             by_deal[p.deal_id].append(p)
@@ -273,7 +321,7 @@ def _rare(rounds: list[Round], played: list[Played]) -> list[RareResult]:
     for deal_id, results in by_deal.items():
         if len(results) < RARE_FROM_TABLES:
             continue
-        made: dict[str, list[Played]] = defaultdict(list)
+        made: dict[str, list[BoxResult]] = defaultdict(list)
         for p in results:
             made[_outcome(p)].append(p)
         for outcome, tables in made.items():

@@ -141,18 +141,28 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
     """Each match with its state and, where the public's view of its round allows (and the
     tournament's results are public: ``switch=False`` for staff, who see them anyway), its
     totals and match points from the stored result rows, which the standings read too
-    (three queries)."""
-    matches = list(matches.select_related("round__stage__tournament", "home", "away", "group")
-                   .defer("round__stage__schedule")
+    (three queries, and one for the rounds unless the matches were read through
+    their round, its stage and tournament read)."""
+    matches = list(matches.select_related("home", "away", "group")
                    .order_by("round__stage__order", "round__number", "number"))
-    # One round and one stage object each, whatever the number of matches: a stage's
-    # schedule (a knockout's bracket, a group stage's Berger tables) is read once, when a
-    # knockout round's name asks for it, not decoded again with every match row.
-    rounds, stages = {}, {}
+    # Each round, stage and tournament once, whatever the number of matches (joined to
+    # every match row, a 3,840-match event's rounds, stages and tournament were built
+    # 3,840 times over: a fifth of a second): a stage's schedule (a knockout's bracket, a
+    # group stage's Berger tables) is read once, when a knockout round's name asks for it.
+    # A round the caller read the matches through (``round_.matches``) is kept, with its
+    # stage and tournament when they are read already: no query for them.
+    rounds = {m.round_id: m.round for m in matches if Match.round.is_cached(m)
+              and Round.stage.is_cached(m.round) and Stage.tournament.is_cached(m.round.stage)}
+    missing = {m.round_id for m in matches} - rounds.keys()
+    if missing:
+        read = Round.objects.select_related("stage__tournament").defer(
+            "stage__schedule").in_bulk(missing)
+        stages = {r.stage_id: r.stage for r in rounds.values()}
+        for round_ in read.values():
+            round_.stage = stages.setdefault(round_.stage_id, round_.stage)
+        rounds.update(read)
     for match in matches:
-        round_ = rounds.setdefault(match.round_id, match.round)
-        round_.stage = stages.setdefault(round_.stage_id, round_.stage)
-        match.round = round_
+        match.round = rounds[match.round_id]
     ids = [m.pk for m in matches]
     rows: dict[int, dict[int, tuple]] = {}
     for match_id, team_id, small, points, provisional, void in (
@@ -188,13 +198,14 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
         # The tournament's switch for public results hides every score (not the state).
         shown = ((not switch or match.round.stage.tournament.public_results)
                  and view.shows_match(match.pk))
-        line = MatchLine(match=match, state=state, entered=count, to_enter=to_enter,
-                         shown=shown)
         if shown and home is not None and away is not None and not void:
-            line = dataclasses.replace(
-                line, home_total=home[0], away_total=away[0], home_points=home[1],
-                away_points=away[1], provisional=home[2] or away[2] or view.provisional)
-        lines.append(line)
+            lines.append(MatchLine(
+                match=match, state=state, entered=count, to_enter=to_enter, shown=shown,
+                home_total=home[0], away_total=away[0], home_points=home[1],
+                away_points=away[1], provisional=home[2] or away[2] or view.provisional))
+        else:
+            lines.append(MatchLine(match=match, state=state, entered=count,
+                                   to_enter=to_enter, shown=shown))
     return lines
 
 
