@@ -172,8 +172,10 @@ def main() -> None:
         print(f"scorers: {saves} saves acknowledged in {scoring_seconds:.1f} s = "
               f"{saves / scoring_seconds:.1f} saves/s; p50 "
               f"{v.percentile(stats.latencies, 50) * 1000:.0f} ms, p95 "
-              f"{v.percentile(stats.latencies, 95) * 1000:.0f} ms; errors: {errors}"
-              f"{' (' + fails + ')' if fails else ''}")
+              f"{v.percentile(stats.latencies, 95) * 1000:.0f} ms [target p95 < 150 ms "
+              f"(issue 28, with --think 5): "
+              f"{'met' if v.percentile(stats.latencies, 95) < 0.15 else 'NOT met'}]; "
+              f"errors: {errors}{' (' + fails + ')' if fails else ''}")
         for line in (stats.server_errors + stats.refused)[:5]:
             print("   ", line)
         spectator_errors = watched["socket_errors"] + watched["non_2xx"]
