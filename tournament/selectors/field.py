@@ -634,13 +634,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                 sums = summed.get(player) or summed.setdefault(player, FieldSums())
                 sums.add_seat(seat, seat1_deals, kept, count, seat1, totals)
             dealer, other = (one, two) if seat1_deals else (two, one)
-            dealer_points = seat1 if seat1_deals else -seat1
-            line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
-            line[0] += dealer_points
-            line[1] += dealer_points
-            line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
-            line[0] -= dealer_points
-            line[2] -= dealer_points
+            _add_points(raw, dealer, other, seat1 if seat1_deals else -seat1)
             if match_id in unsigned:
                 provisional.update((one, two))
     deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
@@ -667,12 +661,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         hands.append((one, key, DEALER if seat1_deals else NON_DEALER, seat1))
         hands.append((two, key, NON_DEALER if seat1_deals else DEALER, -seat1))
         dealer, other = seats if seat1_deals else (two, one)
-        line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
-        line[0] += dealer_points
-        line[1] += dealer_points
-        line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
-        line[0] -= dealer_points
-        line[2] -= dealer_points
+        _add_points(raw, dealer, other, dealer_points)
         if match_id in unsigned:
             provisional.update(seats)
     lines = field_lines(hands, deals, minimum_hands=minimum, more=summed)
@@ -692,6 +681,18 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                                if pk in lineup_teams and pk in teams),
                               key=lambda team: team.code),
         closed_only=closed_only, official_only=official_only)
+
+
+def _add_points(raw: dict[int, list[int]], dealer: int, other: int,
+                dealer_points: int) -> None:
+    """Count the points the dealer cards made (over one hand or several) into both players'
+    raw points: [points, as dealer, as non-dealer]."""
+    line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
+    line[0] += dealer_points
+    line[1] += dealer_points
+    line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
+    line[0] -= dealer_points
+    line[2] -= dealer_points
 
 
 def _left_out_matches(rounds: list[Round], out_by_stage: dict[int, set[int]],
