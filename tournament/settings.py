@@ -138,9 +138,17 @@ TEMPLATES = [
     },
 ]
 
+# An empty DATABASE_URL (``DATABASE_URL= manage.py …``) means the default, as unset does.
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+    "default": env.db_url_config(env.str("DATABASE_URL", default="").strip()
+                                 or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"].get("ENGINE") not in ("django.db.backends.sqlite3",
+                                              "django.db.backends.postgresql"):
+    raise ImproperlyConfigured(
+        "DATABASE_URL names SQLite (sqlite:///path) or PostgreSQL "
+        "(postgres://user@host:port/name), not "
+        f"{env.str('DATABASE_URL', default='').split('://')[0]!r}")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several scorers save at once: take the write lock at BEGIN instead of failing an
     # upgrade from a read lock, wait for it, and let readers go on during writes (WAL).

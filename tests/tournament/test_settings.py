@@ -127,3 +127,24 @@ def test_deploy_check_says_what_several_servers_must_share(manage):
     result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
                     ALLOWED_HOSTS="gin.example.org", SECRET_KEY=secrets.token_urlsafe(50))
     assert "tournament.W004" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("url", "engine"), [
+    ("", "django.db.backends.sqlite3"),  # set but empty: the default, as unset
+    ("  ", "django.db.backends.sqlite3"),
+    ("postgres://postgres@127.0.0.1:5432/x", "django.db.backends.postgresql"),
+])
+def test_an_empty_database_url_means_the_default(manage, url, engine):
+    script = "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"
+    result = manage("shell", "--no-imports", "-c", script, DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == engine
+
+
+@pytest.mark.parametrize(("url", "scheme"), [("mysql://u@h/db", "mysql"),
+                                             ("nonsense", "nonsense")])
+def test_a_database_url_of_another_kind_says_what_is_wrong(manage, url, scheme):
+    result = manage("check", DATABASE_URL=url)
+    assert result.returncode != 0
+    assert "DATABASE_URL names SQLite (sqlite:///path) or PostgreSQL" in result.stderr
+    assert f"not {scheme!r}" in result.stderr
