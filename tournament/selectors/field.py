@@ -441,7 +441,8 @@ def _field_rows(round_ids: list[int], official_only: bool) -> list[tuple]:
     return list(rows.order_by().values_list(*_FIELD_ROW))
 
 
-def _placeholders(values: Collection) -> str:
+def _sql_list(values: Collection) -> str:
+    """One query parameter for each value (%s, %s, …), for an SQL IN list."""
     return ", ".join(["%s"] * len(values))
 
 
@@ -458,13 +459,14 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
     (signed off with ``official_only``), with both line-ups, not ``left_out_matches``."""
     hands, tables, matches, entries = (model._meta.db_table for model in (
         HandResult, Table, Match, RoundEntry))
-    per_match = f"t.round_id IN ({_placeholders(per_match_ids)})" if per_match_ids else "1 = 0"
+    per_match = f"t.round_id IN ({_sql_list(per_match_ids)})" if per_match_ids else "1 = 0"
     official = "AND m.signed_off_at IS NOT NULL" if official_only else ""
-    left_out = f"AND m.id NOT IN ({_placeholders(left_out_matches)})" if left_out_matches \
+    left_out = f"AND m.id NOT IN ({_sql_list(left_out_matches)})" if left_out_matches \
         else ""
-    rounds = _placeholders(round_ids)
+    rounds = _sql_list(round_ids)
     # A deal is named by its row, or without deals made here by (round, set, hand)
-    # (deal_key): four columns, never null, so that they can be joined on.
+    # (deal_key): one text column ("17", or "3/1/2"), never null, so that it can be
+    # joined on.
     sql = f"""
         WITH h AS (
             SELECT hr.table_id, t.match_id, t.position, hr.hand %% 2 AS seat1_deals,
