@@ -1,7 +1,8 @@
 """32 scorers and 200 spectators against the production server (issue 14, item 4).
 
     python bench/load.py [--seconds 60] [--scorers 32] [--spectators 200] [--think 0]
-                         [--keep-cluster]
+                         [--spectator-think 0] [--workers 2]
+                         [--staff-workers 0] [--keep-cluster]
 
 On a PostgreSQL cluster of its own (bench/venue.py: 15/bench on 127.0.0.1:5434, made if
 missing and dropped again), database dupgin_bench_load: a 32-team Swiss event built through
@@ -15,8 +16,14 @@ mostly cache hits, invalidated by every save (``public_cache``).
   table as the entry screen's browser does (htmx POST with the form's request token),
   one after another with ``--think`` seconds between saves (0: as fast as the server
   answers); a failed save is sent again with the same token;
-- spectators: wrk (C, one thread) with ``--spectators`` connections, anonymous, going round
-  the tournament page, the standings, both rounds' pages and every match page.
+- spectators: ``--spectators`` anonymous readers going round the tournament page, the
+  standings, both rounds' pages and every match page. With ``--spectator-think`` 0 (the
+  default) wrk (C, one thread) asks as fast as the server answers: the server's ceiling
+  rather than a hall, as 200 connections then keep both cores busy. With a pause, each
+  spectator (aiohttp) reads a page for half to one and a half times that many seconds
+  before asking for the next, as phones in a hall do.
+- ``--staff-workers N``: the scorers are answered by a second server of N workers, as a
+  proxy sending the staff pages to a pool of their own would (docs/deploy.md).
 
 Prints per group the requests, the throughput and the p50/p95 latency, the errors (any
 non-2xx answer, any socket error, any save not acknowledged), the public cache's hit rate,
@@ -91,6 +98,7 @@ def spectator_paths(venue: v.Venue) -> list[str]:
 
 
 async def spectators(base: str, paths: list[str], seconds: int, connections: int) -> dict:
+    """Spectators as fast as the server answers (wrk)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(WRK_SCRIPT % ", ".join(f'"{p}"' for p in paths))
     try:
@@ -109,8 +117,52 @@ async def spectators(base: str, paths: list[str], seconds: int, connections: int
             "misses": misses}
 
 
-async def run(server: v.Server, venue: v.Venue, args, stats: v.Stats, paths: list[str]):
-    scorers = [v.Scorer(server.base, venue.slug, venue.scorers[i], venue.tables[i],
+async def paced_spectators(base: str, paths: list[str], seconds: int, spectators: int,
+                           think: float) -> dict:
+    """Spectators who read each page about ``think`` seconds before the next (aiohttp, the
+    request sent as soon as its connection is open, as a buffering proxy such as nginx
+    hands gunicorn whole requests; wrk connects first and then waits, which would hold a
+    sync worker reading an idle socket for the whole pause)."""
+    import random
+
+    import aiohttp
+
+    latencies: list[float] = []
+    counts = {"hits": 0, "misses": 0, "non_2xx": 0, "socket_errors": 0}
+    turn = iter(range(10**9))
+    until = time.monotonic() + seconds
+
+    async def spectator(session, rng):
+        await asyncio.sleep(rng.uniform(0, think))  # phones do not start in step
+        while time.monotonic() < until:
+            path = paths[next(turn) % len(paths)]
+            started = time.monotonic()
+            try:
+                async with session.get(base + path) as response:
+                    await response.read()
+                    hit = response.headers.get("X-Public-Cache") == "hit"
+                    counts["hits" if hit else "misses"] += 1
+                    if response.status >= 400:
+                        counts["non_2xx"] += 1
+            except (TimeoutError, aiohttp.ClientError):
+                counts["socket_errors"] += 1
+            latencies.append(time.monotonic() - started)
+            await asyncio.sleep(rng.uniform(think / 2, think * 3 / 2))
+
+    started = time.monotonic()
+    async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, force_close=True),
+            timeout=aiohttp.ClientTimeout(total=10)) as session:
+        await asyncio.gather(*(spectator(session, random.Random(n))
+                               for n in range(spectators)))
+    return {"requests": len(latencies), "rate": len(latencies) / (time.monotonic() - started),
+            "p50": v.percentile(latencies, 50) * 1000, "p95": v.percentile(latencies, 95) * 1000,
+            **counts}
+
+
+async def run(server: v.Server, staff: v.Server, venue: v.Venue, args, stats: v.Stats,
+              paths: list[str]):
+    scorers = [v.Scorer(staff.base, venue.slug, venue.scorers[i], venue.tables[i],
                         venue.hands, stats, i) for i in range(args.scorers)]
     for scorer in scorers:
         await scorer.__aenter__()
@@ -120,7 +172,9 @@ async def run(server: v.Server, venue: v.Venue, args, stats: v.Stats, paths: lis
         started = time.monotonic()
         until = started + args.seconds
         watching = asyncio.create_task(
-            spectators(server.base, paths, args.seconds, args.spectators))
+            paced_spectators(server.base, paths, args.seconds, args.spectators,
+                             args.spectator_think) if args.spectator_think
+            else spectators(server.base, paths, args.seconds, args.spectators))
         await asyncio.gather(*(scorer.play(until, until + 30, args.think)
                                for scorer in scorers))
         scoring_seconds = time.monotonic() - started
@@ -137,6 +191,14 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=200)
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a scorer waits between two saves (default 0)")
+    parser.add_argument("--spectator-think", type=float, default=0.0,
+                        help="mean seconds a spectator reads a page before the next "
+                             "(default 0: as fast as the server answers)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="the server's gunicorn workers (default 2, as manage.py serve)")
+    parser.add_argument("--staff-workers", type=int, default=0,
+                        help="answer the scorers from a second server of this many workers "
+                             "(default 0: one server answers everyone)")
     parser.add_argument("--keep-cluster", action="store_true")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -152,18 +214,30 @@ def main() -> None:
 
         redis.Redis.from_url(CACHE_URL).flushdb()  # database 14 is this script's own
         log = Path(tempfile.mkdtemp(prefix="dupgin-load-")) / "server.log"
-        server = v.Server(v.free_port(), log, CACHE_URL)
+        server = v.Server(v.free_port(), log, CACHE_URL, workers=args.workers)
+        staff = v.Server(v.free_port(), log, CACHE_URL, workers=args.staff_workers) \
+            if args.staff_workers else server
         try:
             server.start()
-            print(f"server: manage.py serve, 2 gunicorn workers, 127.0.0.1:{server.port}, "
+            if staff is not server:
+                staff.start()
+            print(f"server: manage.py serve, {args.workers} gunicorn workers, 127.0.0.1:{server.port}, "
                   f"PostgreSQL {v.PG_VERSION}/{v.CLUSTER}, cache {CACHE_URL}; "
                   f"{args.scorers} scorers (aiohttp, think {args.think} s) and "
-                  f"{args.spectators} spectators (wrk, 1 thread, {len(paths)} pages) for "
+                  f"{args.spectators} spectators ("
+                  f"{'aiohttp' if args.spectator_think else 'wrk, 1 thread'}, {len(paths)} "
+                  f"pages, think {args.spectator_think} s) for "
                   f"{args.seconds} s; cpus: {os.cpu_count()}")
             stats = v.Stats()
-            watched, scoring_seconds = asyncio.run(run(server, venue, args, stats, paths))
+            if staff is not server:
+                print(f"staff pool: a second manage.py serve, {args.staff_workers} gunicorn "
+                      f"workers, 127.0.0.1:{staff.port}, answers the scorers (as a proxy "
+                      "sending /director/ to a pool of its own would, docs/deploy.md)")
+            watched, scoring_seconds = asyncio.run(run(server, staff, venue, args, stats,
+                                                       paths))
         finally:
             server.stop()
+            staff.stop()
         problems = v.check_database(venue, stats)
         saves = len(stats.acked)
         fails = ", ".join(f"{n} × {k}" for k, n in sorted(stats.failures.items()))
