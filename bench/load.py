@@ -221,7 +221,8 @@ def main() -> None:
             server.start()
             if staff is not server:
                 staff.start()
-            print(f"server: manage.py serve, {args.workers} gunicorn workers, 127.0.0.1:{server.port}, "
+            print(f"server: manage.py serve, {args.workers} gunicorn workers, "
+                  f"127.0.0.1:{server.port}, "
                   f"PostgreSQL {v.PG_VERSION}/{v.CLUSTER}, cache {CACHE_URL}; "
                   f"{args.scorers} scorers (aiohttp, think {args.think} s) and "
                   f"{args.spectators} spectators ("
