@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 from scoring.errors import RuleError
-from scoring.rules import DealScope, DrawRule, Rules, Tiebreak
+from scoring.rules import DealScope, DrawRule, Rules
 
 # The card engine builds its lookup tables on first use, not whenever the settings are
 # imported (Django imports ``scoring.rules`` at start-up).
@@ -37,7 +37,7 @@ _LAZY = {
     "play_box": "scoring.simulate",
 }
 
-__all__ = ["DealScope", "DrawRule", "RuleError", "Rules", "Tiebreak", *_LAZY]
+__all__ = ["DealScope", "DrawRule", "RuleError", "Rules", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:

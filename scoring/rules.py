@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scoring.errors import Phrase, RuleError, gettext_noop
+from scoring.tiebreaks import Gins, HeadToHead, Lots, Wins, tiebreak_key
 
 E = TypeVar("E", bound=enum.StrEnum)
 
@@ -30,16 +31,9 @@ class DealScope(enum.StrEnum):
     MATCH = "match"  # one deal set per match
 
 
-class Tiebreak(enum.StrEnum):
-    """Tiebreaks after match points and small points, in a per-tournament order (§9)."""
-
-    HEAD_TO_HEAD = "head_to_head"
-    WINS = "wins"
-    GINS = "gins"
-    LOTS = "lots"
-
-
-DEFAULT_TIEBREAKS = (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS, Tiebreak.LOTS)
+# Tiebreaks after match points and small points, in a per-tournament order (§9): the keys
+# of the tiebreaks registered in ``scoring.tiebreaks``.
+DEFAULT_TIEBREAKS = (HeadToHead.key, Wins.key, Gins.key, Lots.key)
 
 # The ranges a setting may take (the settings form and the database use the same).
 HANDS_PER_MATCH_RANGE = (1, 64)
@@ -48,7 +42,6 @@ KNOCKOUT_TIEBREAK_HANDS_RANGE = (1, 16)
 # What a setting's errors call it.
 _DRAW_RULE = Phrase(gettext_noop("draw rule"))
 _DEAL_SCOPE = Phrase(gettext_noop("deal scope"))
-_TIEBREAK = Phrase(gettext_noop("tiebreak"))
 _SETTING_NAMES = {
     "knock_bonus": Phrase(gettext_noop("knock bonus")),
     "gin_bonus": Phrase(gettext_noop("gin bonus")),
@@ -85,13 +78,13 @@ class Rules:
     lateness_limit_minutes: int = 15
     # Hands a player needs for the individual ranking against the field (RULES.md §12).
     field_minimum_hands: int = 8
-    tiebreaks: tuple[Tiebreak, ...] = field(default=DEFAULT_TIEBREAKS)
+    tiebreaks: tuple[str, ...] = field(default=DEFAULT_TIEBREAKS)
 
     def __post_init__(self) -> None:
         # Coerce plain values (from a form, JSON or a database row) into the enums.
         object.__setattr__(self, "draw_rule", _enum(DrawRule, self.draw_rule, _DRAW_RULE))
         object.__setattr__(self, "deal_scope", _enum(DealScope, self.deal_scope, _DEAL_SCOPE))
-        tiebreaks = tuple(_enum(Tiebreak, t, _TIEBREAK) for t in self.tiebreaks)
+        tiebreaks = tuple(tiebreak_key(t) for t in self.tiebreaks)
         object.__setattr__(self, "tiebreaks", tiebreaks)
         self._check()
 
@@ -140,7 +133,7 @@ class Rules:
             if isinstance(value, enum.Enum):
                 value = value.value
             elif isinstance(value, tuple):
-                value = [item.value for item in value]
+                value = list(value)
             values[setting.name] = value
         return values
 

@@ -2,7 +2,8 @@
 knockout seeding and the command line.
 
 Teams are ranked by match points, then small points, then the tournament's tiebreak
-chain. Each tiebreak is a small registered class; the chain is a list of their keys. A
+chain. Each tiebreak is a small registered class (``scoring.tiebreaks``); the chain is a
+list of their keys. A
 tiebreak is applied once to each group of teams still tied when its turn comes, and what it
 leaves tied goes to the next one. Head-to-head is a mini-table among *all* the teams of such
 a group (match points, then small points in their mutual matches) and applies only when
@@ -18,15 +19,14 @@ A team withdrawn after a group-stage default is left out with every result invol
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from scoring.errors import RuleError, gettext_noop
 from scoring.match import forfeit_results, match_points
 from scoring.rules import DEFAULT_TIEBREAKS, Rules
+from scoring.tiebreaks import Criterion, chain
 
 TeamId = Hashable
 HOME, AWAY = "home", "away"
@@ -60,19 +60,12 @@ class MatchRecord:
             return self.home_small, self.home_mp
         return self.away_small, self.away_mp
 
-    def won_by(self, team: TeamId) -> bool:
-        home, away = self.wins()
-        return home if team == self.home else away
-
     def wins(self) -> tuple[bool, bool]:
         """(home won, away won): a forfeit is won by the other team, a match played by the
         team with more small points; a tie is won by neither."""
         if self.forfeited_by is not None:
             return self.forfeited_by == AWAY, self.forfeited_by == HOME
         return self.home_small > self.away_small, self.away_small > self.home_small
-
-    def gins_of(self, team: TeamId) -> int:
-        return self.home_gins if team == self.home else self.away_gins
 
 
 def played_match(round_: int, home: TeamId, away: TeamId, home_total: int, rules: Rules, *,
@@ -148,125 +141,6 @@ class Totals:
     penalty_match_points: int = 0
     penalty_small_points: int = 0
     provisional: bool = False
-
-
-class Criterion:
-    """A way to order tied teams. ``values`` gives each team of a tied group its value
-    (higher is better), or None when the criterion does not apply to that group."""
-
-    key: ClassVar[str]
-    name: ClassVar[str]
-    abbreviation: ClassVar[str]
-
-    def values(self, group: Sequence[TeamId], field_: Field) -> dict[TeamId, Any] | None:
-        raise NotImplementedError
-
-    def describe(self, value: Any) -> str:
-        return str(value)
-
-
-TIEBREAKS: dict[str, type[Criterion]] = {}
-
-
-def tiebreak(cls: type[Criterion]) -> type[Criterion]:
-    """Register a tiebreak: the director may put its key in the tournament's chain."""
-    TIEBREAKS[cls.key] = cls
-    return cls
-
-
-class MatchPoints(Criterion):
-    key, name, abbreviation = "match_points", "match points", "MP"
-
-    def values(self, group, field_):
-        return {team: field_.totals[team].match_points for team in group}
-
-    def describe(self, value):
-        return f"{value} mp"
-
-
-class SmallPoints(Criterion):
-    key, name, abbreviation = "small_points", "small points", "SP"
-
-    def values(self, group, field_):
-        return {team: field_.totals[team].small_points for team in group}
-
-    def describe(self, value):
-        return f"{value:+d}" if value else "0"
-
-
-@tiebreak
-class HeadToHead(Criterion):
-    key, name, abbreviation = "head_to_head", "head-to-head", "H2H"
-
-    def values(self, group, field_):
-        members = set(group)
-        mutual = [m for m in field_.matches if m.home in members and m.away in members]
-        met = {frozenset((m.home, m.away)) for m in mutual}
-        if any(frozenset((a, b)) not in met for i, a in enumerate(group) for b in group[i + 1:]):
-            return None  # not every pair has met: the next tiebreak decides
-        table = {team: [0, 0] for team in group}
-        for match in mutual:
-            for team in (match.home, match.away):
-                small, points = match.of(team)
-                table[team][0] += points
-                table[team][1] += small
-        return {team: tuple(value) for team, value in table.items()}
-
-    def describe(self, value):
-        points, small = value
-        return f"{points} mp {small:+d}" if small else f"{points} mp"
-
-
-@tiebreak
-class Wins(Criterion):
-    key, name, abbreviation = "wins", "match wins", "W"
-
-    def values(self, group, field_):
-        return {team: field_.totals[team].wins for team in group}
-
-    def describe(self, value):
-        return f"{value} win" + ("" if value == 1 else "s")
-
-
-@tiebreak
-class Gins(Criterion):
-    key, name, abbreviation = "gins", "gins and Big Gins", "G"
-
-    def values(self, group, field_):
-        return {team: field_.totals[team].gins for team in group}
-
-    def describe(self, value):
-        return f"{value} gin" + ("" if value == 1 else "s")
-
-
-@tiebreak
-class Lots(Criterion):
-    key, name, abbreviation = "lots", "drawing of lots", "Lot"
-
-    def values(self, group, field_):
-        return {team: lot(field_.lots_seed, team) for team in group}
-
-    def describe(self, value):
-        return f"lot {value:08x}"[:12]
-
-
-def lot(seed: bytes, team: TeamId) -> int:
-    """A team's draw: the same seed and team always give the same number."""
-    digest = hmac.digest(seed, f"duplicate-gin/lots|{team}".encode(), hashlib.sha256)
-    return int.from_bytes(digest[:8], "big")
-
-
-def chain(keys: Iterable[str]) -> list[Criterion]:
-    """The criteria in order: match points, small points, then the tiebreaks named."""
-    criteria: list[Criterion] = [MatchPoints(), SmallPoints()]
-    for key in keys:
-        key = str(getattr(key, "value", key))
-        if key not in TIEBREAKS:
-            raise RuleError(
-                gettext_noop("unknown tiebreak {key!r}; known: {known}"),
-                key=key, known=', '.join(TIEBREAKS))
-        criteria.append(TIEBREAKS[key]())
-    return criteria
 
 
 # --- the ranking ------------------------------------------------------------------------------
@@ -378,7 +252,7 @@ def _rank(group: list[TeamId], criteria: list[Criterion], field_: Field) -> list
     values = criterion.values(group, field_)
     if values is None:
         return _rank(group, rest, field_)
-    levels = sorted(set(values.values()), reverse=True)
+    levels = sorted(set(values.values()), reverse=criterion.higher_is_better)
     blocks: list[_Block] = []
     for number, level in enumerate(levels):
         members = [team for team in group if values[team] == level]
@@ -395,9 +269,3 @@ def _rank(group: list[TeamId], criteria: list[Criterion], field_: Field) -> list
 def ranking_order(rows: Sequence[StandingRow]) -> list[TeamId]:
     """The teams in rank order (for pairing and seeding)."""
     return [row.team for row in rows]
-
-
-# The keys a tournament may order, for forms: (key, name).
-def tiebreak_choices() -> list[tuple[str, str]]:
-    return [(key, cls.name) for key, cls in TIEBREAKS.items()]
-

@@ -3,11 +3,11 @@
 from django import forms
 from django.db import models
 from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from scoring import Tiebreak
 from scoring.hand import MAX_DEADWOOD
+from scoring.tiebreaks import TIEBREAKS
 from tournament.models import Player, Role, Stage, Team, Tournament
 from tournament.models.tournament import time_zone_names, validate_time_zone
 from tournament.services import ServiceError
@@ -16,13 +16,15 @@ from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_en
 from tournament.services.text import parse_whole_number
 from tournament.services.tournaments import EDITABLE_FIELDS
 
-TIEBREAK_LABELS = {
-    Tiebreak.HEAD_TO_HEAD: _("Head-to-head among the tied teams"),
-    Tiebreak.WINS: _("Number of match wins"),
-    Tiebreak.GINS: _("Number of gins and Big Gins"),
-    Tiebreak.LOTS: _("Drawing of lots"),
-}
-_TIEBREAK_SLOTS = len(Tiebreak)
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """The settings form's choices for each place of the tiebreak order: every registered
+    tiebreak (``scoring.tiebreaks``) by its label, in the active language."""
+    return [("", "—"), *((key, gettext(kind.label)) for key, kind in TIEBREAKS.items())]
+
+
+def _tiebreak_slots() -> int:
+    return len(TIEBREAKS)
 
 
 class WholeNumberField(forms.IntegerField):
@@ -132,9 +134,9 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "—"), *((t.value, label) for t, label in TIEBREAK_LABELS.items())]
+        choices = tiebreak_choices()
         current = self.instance.tiebreak_order.split(",") if self.instance.tiebreak_order else []
-        for slot in range(_TIEBREAK_SLOTS):
+        for slot in range(_tiebreak_slots()):
             self.fields[f"tiebreak_{slot + 1}"] = forms.ChoiceField(
                 label=_("Tiebreak %(n)d") % {"n": slot + 3}, choices=choices, required=False,
                 initial=current[slot] if slot < len(current) else "",
@@ -144,12 +146,13 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
         return [self[name] for name in self.Meta.fields if name not in Tournament.RULE_FIELDS]
 
     def rule_fields(self):
-        names = [*Tournament.RULE_FIELDS, *(f"tiebreak_{i + 1}" for i in range(_TIEBREAK_SLOTS))]
+        names = [*Tournament.RULE_FIELDS,
+                 *(f"tiebreak_{i + 1}" for i in range(_tiebreak_slots()))]
         return [self[name] for name in names]
 
     def clean(self):
         cleaned = super().clean()
-        order = [cleaned.get(f"tiebreak_{i + 1}") for i in range(_TIEBREAK_SLOTS)]
+        order = [cleaned.get(f"tiebreak_{i + 1}") for i in range(_tiebreak_slots())]
         chosen = [key for key in order if key]
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Each tiebreak may be chosen only once."))

@@ -8,14 +8,16 @@ tiebreaks. The numbers always come from ``scoring``; only the words are here.
 
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
 from scoring import placings
-from scoring.errors import Phrase
+from scoring.errors import Phrase, RuleError
 from scoring.explain import Phrases, explain
 from scoring.hand import HandScore
 from scoring.rules import DrawRule, Rules
 from scoring.standings import Separation
+from scoring.tiebreaks import criterion
 
 
 def phrases() -> Phrases:
@@ -64,47 +66,30 @@ def score_text(score: HandScore, rules: Rules, *, laid_off: str = "") -> str:
     return text
 
 
-def tiebreak_names() -> dict[str, str]:
-    """Every criterion of the standings by its key, in the active language."""
-    return {
-        "match_points": gettext("match points"),
-        "small_points": gettext("small points"),
-        "head_to_head": gettext("head-to-head"),
-        "wins": gettext("match wins"),
-        "gins": gettext("gins and Big Gins"),
-        "lots": gettext("drawing of lots"),
-    }
-
-
 def tiebreak_name(key: str) -> str:
-    return tiebreak_names().get(key, key)
+    """A criterion of the standings by its key (``scoring.tiebreaks``), in the active
+    language."""
+    try:
+        return gettext(criterion(key).name)
+    except RuleError:
+        return key
 
 
 def ranking_order(tiebreaks) -> str:
-    """The sentence that says how a stage ranks its teams, its tiebreaks (keys or
-    ``TieBreak`` members) in their order, listed as the language lists things."""
-    names = [tiebreak_name(str(getattr(key, "value", key))) for key in tiebreaks]
+    """The sentence that says how a stage ranks its teams, its tiebreaks (keys) in their
+    order, listed as the language lists things."""
+    names = [tiebreak_name(key) for key in tiebreaks]
     return gettext("Order: match points, small points, then %(tiebreaks)s.") % {
         "tiebreaks": pgettext("list separator", ", ").join(names)}
 
 
 def criterion_value(key: str, value) -> str:
     """One side of a comparison in the standings: "5 mp", "+21", "2 wins", "lot 75a5aadb"."""
-    if key == "match_points":
-        return pgettext("match points", "{n} mp").format(n=value)
-    if key == "small_points":
-        return f"{value:+d}" if value else "0"
-    if key == "head_to_head":
-        points, small = value
-        text = pgettext("match points", "{n} mp").format(n=points)
-        return f"{text} {small:+d}" if small else text
-    if key == "wins":
-        return ngettext("{n} win", "{n} wins", value).format(n=value)
-    if key == "gins":
-        return ngettext("{n} gin", "{n} gins", value).format(n=value)
-    if key == "lots":
-        return gettext("lot {n}").format(n=f"{value:08x}"[:8])
-    return str(value)
+    try:
+        kind = criterion(key)
+    except RuleError:
+        return str(value)
+    return kind.describe(value, words=translation)
 
 
 def separation_text(separation: Separation) -> str:

@@ -5,12 +5,12 @@ import json
 import pytest
 
 from scoring.errors import RuleError
-from scoring.rules import DEFAULT_RULES, DealScope, DrawRule, Rules, Tiebreak
+from scoring.rules import DEFAULT_RULES, DealScope, DrawRule, Rules
 
 
 def test_rules_round_trip_through_plain_json():
     rules = Rules(hands_per_match=12, knock_limit=7, draw_rule=DrawRule.TWO_CARDS_LEFT,
-                  deal_scope=DealScope.MATCH, tiebreaks=(Tiebreak.WINS, Tiebreak.LOTS))
+                  deal_scope=DealScope.MATCH, tiebreaks=("wins", "lots"))
     stored = json.loads(json.dumps(rules.to_dict()))
     assert Rules.from_dict(stored) == rules
     assert stored["draw_rule"] == "two_cards_left" and stored["tiebreaks"] == ["wins", "lots"]

@@ -13,10 +13,10 @@ from scoring.standings import (
     ByeRecord,
     PenaltyRecord,
     forfeited_match,
-    lot,
     played_match,
     standings,
 )
+from scoring.tiebreaks import lot
 
 R = DEFAULT_RULES
 

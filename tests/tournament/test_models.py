@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 from django.db import IntegrityError, transaction
 
-from scoring import Rules, Tiebreak
+from scoring import Rules
 from tournament.models import Player, StaffRole, Team, Tournament
 
 
@@ -16,15 +16,14 @@ def breaks(callable_, *args, **kwargs):
 
 def test_rules_default_to_the_rule_book(tournament):
     assert tournament.rules == Rules()
-    assert tournament.rules.tiebreaks == (Tiebreak.HEAD_TO_HEAD, Tiebreak.WINS, Tiebreak.GINS,
-                                          Tiebreak.LOTS)
+    assert tournament.rules.tiebreaks == ("head_to_head", "wins", "gins", "lots")
 
 
 def test_rules_follow_the_settings(tournament):
     tournament.knock_limit = 7
     tournament.tiebreak_order = "wins,lots"
     assert tournament.rules.knock_limit == 7
-    assert tournament.rules.tiebreaks == (Tiebreak.WINS, Tiebreak.LOTS)
+    assert tournament.rules.tiebreaks == ("wins", "lots")
 
 
 @pytest.mark.parametrize("changes", [

@@ -6,7 +6,8 @@ from django.utils import translation
 
 from scoring.hand import FalseKnock, score_hand
 from scoring.rules import DrawRule, Rules
-from scoring.standings import TIEBREAKS, Separation, chain
+from scoring.standings import Separation
+from scoring.tiebreaks import TIEBREAKS, chain
 from tournament.wording import (
     criterion_value,
     hand_line,
@@ -66,7 +67,7 @@ def test_in_english_every_separation_reads_as_scoring_words_it():
     values = {"match_points": (7, 5), "small_points": (21, 0), "head_to_head": ((5, 3), (3, 0)),
               "wins": (2, 1), "gins": (1, 0), "lots": (0x75A5AADB12345678, 0x1658B39A)}
     criteria = {criterion.key: criterion for criterion in chain(TIEBREAKS)}
-    assert set(criteria) == set(values), "a new tiebreak needs its words in tournament.wording"
+    assert set(criteria) == set(values), "a new tiebreak needs its values in this test"
     with translation.override("en"):
         for key, (above, below) in values.items():
             criterion = criteria[key]

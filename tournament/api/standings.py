@@ -92,7 +92,7 @@ def standings_out(standings: PublicStandings | None) -> dict:
         "counted_in_play": standings.counted_in_play,
         "matches_in_play": standings.matches_in_play,
         "provisional": standings.provisional,
-        "tiebreaks": [str(getattr(key, "value", key)) for key in standings.data.tiebreaks],
+        "tiebreaks": list(standings.data.tiebreaks),
         "groups": [{"id": g.pk, "name": g.name} for g in stage_groups(standings)],
         "tables": [{"title": table.title,
                     "group": {"id": table.group.pk, "name": table.group.name}

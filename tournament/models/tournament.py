@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from scoring import DealScope, DrawRule, RuleError, Rules, Tiebreak
+from scoring import DealScope, DrawRule, RuleError, Rules
 from scoring.rules import (
     DEFAULT_RULES,
     HANDS_PER_MATCH_RANGE,
@@ -64,7 +64,7 @@ def validate_tiebreak_order(value: str) -> None:
         raise ValidationError(rule_message(error)) from None
 
 
-def parse_tiebreak_order(value: str) -> tuple[Tiebreak, ...]:
+def parse_tiebreak_order(value: str) -> tuple[str, ...]:
     keys = tuple(key.strip() for key in value.split(",") if key.strip())
     return Rules(tiebreaks=keys).tiebreaks
 

@@ -35,10 +35,9 @@ from scoring.standings import (
     Totals,
     standings,
 )
+from scoring.tiebreaks import LOTS
 from tournament.models import DealKey, Group, Round, Stage, StageTeam, Team, TeamResult, Tournament
 from tournament.selectors.penalties import point_penalties, withdrawn_teams
-
-LOTS = "lots"
 
 
 @dataclass(frozen=True)
@@ -216,7 +215,7 @@ def rank(data: StageData, *, group: Group | None = None, after_round: int | None
     members = set(team_of)
     matches = [m for m in data.matches if m.home in members and m.away in members]
     withdrawn = [e.team for e in entries if e.team_id in data.withdrawn]
-    tiebreaks = [t for t in data.tiebreaks if lots or str(getattr(t, "value", t)) != LOTS]
+    tiebreaks = [t for t in data.tiebreaks if lots or t != LOTS]
     rows = standings([e.team.code for e in entries], matches, byes=data.byes,
                      penalties=data.penalties, withdrawn=[t.code for t in withdrawn],
                      tiebreaks=tiebreaks, after_round=after_round, lots_seed=data.seed)
