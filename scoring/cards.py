@@ -23,7 +23,6 @@ RANKS = range(1, 14)
 RANK_LETTERS = "A23456789TJQK"
 SUIT_BITS = 13
 SUIT_FIELD = (1 << SUIT_BITS) - 1
-FULL_DECK_MASK = (1 << 52) - 1
 
 
 class Suit(enum.IntEnum):

@@ -18,7 +18,6 @@ from typing import NamedTuple, TypeVar
 from scoring.errors import RuleError, gettext_noop
 
 TABLES_PER_MATCH = 2
-SEATS_PER_TABLE = 2
 
 P = TypeVar("P")
 
