@@ -28,6 +28,35 @@ def played(own_total: int, other_total: int, rules: Rules = DEFAULT_RULES) -> Ma
     return MatchResult(match_points(own_total, other_total, rules), own_total)
 
 
+# A team's outcome of a match, as the result rows and the standings name it.
+WIN, TIE, LOSS = "win", "tie", "loss"
+
+
+class TeamOutcome(NamedTuple):
+    """One team's result of a match: its outcome, match points and small points."""
+
+    outcome: str
+    match_points: int
+    small_points: int
+
+
+def team_outcomes(home_total: int, away_total: int, rules: Rules = DEFAULT_RULES, *,
+                  forfeited_by: Side | None = None) -> tuple[TeamOutcome, TeamOutcome]:
+    """(home, away) results of a match: by the two teams' small points when played (the
+    more wins, equal is a tie), or, when one side forfeited it, a win for the other side
+    with the forfeit's match points and small points whatever the hands made (§10)."""
+    if forfeited_by is not None:
+        winner_, defaulter = forfeit_results(rules)
+        won = TeamOutcome(WIN, winner_.match_points, winner_.small_points)
+        lost = TeamOutcome(LOSS, defaulter.match_points, defaulter.small_points)
+        return (lost, won) if forfeited_by == Side.HOME else (won, lost)
+    side = winner(home_total, away_total)
+    home_outcome = TIE if side is None else WIN if side == Side.HOME else LOSS
+    away_outcome = TIE if side is None else LOSS if side == Side.HOME else WIN
+    return (TeamOutcome(home_outcome, match_points(home_total, away_total, rules), home_total),
+            TeamOutcome(away_outcome, match_points(away_total, home_total, rules), away_total))
+
+
 def bye_result(rules: Rules = DEFAULT_RULES) -> MatchResult:
     return MatchResult(rules.match_points_bye, rules.small_points_bye)
 

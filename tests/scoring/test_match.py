@@ -1,7 +1,12 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.errors import RuleError
 from scoring.match import (
+    LOSS,
+    TIE,
+    WIN,
     bye_result,
     forfeit_results,
     knockout_decided,
@@ -9,6 +14,7 @@ from scoring.match import (
     match_points,
     played,
     plays_extra_hands,
+    team_outcomes,
     team_totals,
     winner,
 )
@@ -79,3 +85,25 @@ def test_gins_count_for_the_team_of_the_declarer():
     # Table 1 seat 1 is home's first player, table 2 seat 1 is away's second (RULES.md §8).
     assert team_gins([(1, 1, "gin"), (2, 1, "big_gin"), (2, 2, "gin"), (1, 2, "knock"),
                       (1, None, "draw")]) == (2, 1)
+
+
+# --- a team's outcome: one rule for the result rows and the integrity check ------------------
+
+
+@given(st.integers(-500, 500), st.integers(-500, 500))
+def test_the_side_with_more_small_points_wins_and_equal_is_a_tie(home, away):
+    home_result, away_result = team_outcomes(home, away)
+    expected = {(True, False): (WIN, LOSS), (False, True): (LOSS, WIN),
+                (False, False): (TIE, TIE)}[home > away, away > home]
+    assert (home_result.outcome, away_result.outcome) == expected
+    assert (home_result.small_points, away_result.small_points) == (home, away)
+    points = {WIN: 3, TIE: 2, LOSS: 1}
+    assert (home_result.match_points, away_result.match_points) == \
+        (points[expected[0]], points[expected[1]])
+
+
+def test_a_forfeit_is_a_win_for_the_other_side_whatever_the_hands_made():
+    rules = Rules(small_points_forfeit=50)
+    home, away = team_outcomes(120, -40, rules, forfeited_by=Side.HOME)
+    assert home == (LOSS, rules.match_points_forfeit_loss, -50)
+    assert away == (WIN, rules.match_points_forfeit_win, 50)

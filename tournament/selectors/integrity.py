@@ -47,9 +47,9 @@ from django.db import connection, transaction
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, Party, score_hand
 from scoring.individual import seat_tallies
-from scoring.match import bye_result, forfeit_results, match_points
+from scoring.match import bye_result, team_gins, team_outcomes, team_totals
 from scoring.rules import Rules
-from scoring.seating import Side, seat_holder
+from scoring.seating import Side
 from tournament.models import (
     HandResult,
     Match,
@@ -64,7 +64,6 @@ from tournament.models import (
 )
 
 PLAYED = (Round.Status.IN_PLAY, Round.Status.CLOSED)
-GINS = ("gin", "big_gin")
 # The values of a row that are compared, with their names for people.
 FIELDS = (("opponent", "opponent"), ("outcome", "outcome"),
           ("small_points", "small points"), ("match_points", "match points"),
@@ -207,7 +206,8 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
         label = f"match {match.number} ({codes[match.home]} – {codes[match.away]})"
         report.matches += 1
         report.hands += len(match.hands)
-        home, away, gins = 0, 0, {Side.HOME: 0, Side.AWAY: 0}
+        scored: list[tuple[int, int, int]] = []  # (table position, seat 1, seat 2)
+        declared: list[tuple[int, int | None, str]] = []  # (position, declarer, outcome)
         for position, hand, *entry, seat1, seat2 in match.hands:
             points = _points(rules, *entry)
             if points != (seat1, seat2):
@@ -220,14 +220,10 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
             outcome, declarer, false_knock = entry[0], entry[1], entry[4]
             tables.setdefault((match.pk, position), []).append(
                 (hand, seat1, seat2, outcome, declarer, false_knock))
-            for seat, value in ((1, seat1), (2, seat2)):
-                if seat_holder(position, seat).side == Side.HOME:
-                    home += value
-                else:
-                    away += value
-            outcome, declarer = entry[0], entry[1]
-            if outcome in GINS and declarer is not None:
-                gins[seat_holder(position, declarer).side] += 1
+            scored.append((position, seat1, seat2))
+            declared.append((position, declarer, outcome))
+        home, away = team_totals(scored)
+        gins = team_gins(declared)
         if match.signed_off and (match.home_total, match.away_total) != (home, away):
             note(round_, (0, match.number, 0, 0, ""), label,
                  f"signed off at {match.home_total} – {match.away_total}, the hands make "
@@ -242,25 +238,17 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
             continue
         void = withdrawn[round_.stage_id]
         is_void = match.home in void or match.away in void
-        sides = ((match.home, match.away, home, away, gins[Side.HOME]),
-                 (match.away, match.home, away, home, gins[Side.AWAY]))
-        if due is not None:
-            winner, loser = forfeit_results(rules)
-            for team, opponent, *_rest in sides:
-                result = loser if team == due else winner
-                outcome = TeamResult.Outcome.LOSS if team == due else TeamResult.Outcome.WIN
-                expected[match.round, team] = (match.pk, opponent, outcome,
-                                               result.small_points, result.match_points, 0,
-                                               True, is_void, False)
-            continue
-        if not match.hands and not match.signed_off:
+        if due is None and not match.hands and not match.signed_off:
             continue  # not begun: no result yet
-        for team, opponent, own, other, own_gins in sides:
-            outcome = (TeamResult.Outcome.WIN if own > other else
-                       TeamResult.Outcome.TIE if own == other else TeamResult.Outcome.LOSS)
-            expected[match.round, team] = (match.pk, opponent, outcome, own,
-                                           match_points(own, other, rules), own_gins, False,
-                                           is_void, not match.signed_off)
+        forfeited_by = None if due is None else Side.HOME if due == match.home else Side.AWAY
+        outcomes = team_outcomes(home, away, rules, forfeited_by=forfeited_by)
+        for team, opponent, result, own_gins in (
+                (match.home, match.away, outcomes[0], gins[0]),
+                (match.away, match.home, outcomes[1], gins[1])):
+            expected[match.round, team] = (
+                match.pk, opponent, result.outcome, result.small_points, result.match_points,
+                0 if due is not None else own_gins, due is not None, is_void,
+                due is None and not match.signed_off)
     report.rows = len(expected)
     _check_tallies(tables, matches, rounds, stage_ids, codes, note)
 

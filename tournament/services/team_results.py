@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from scoring.individual import seat_tallies
-from scoring.match import bye_result, forfeit_results, match_points, team_gins, team_totals
+from scoring.match import TeamOutcome, bye_result, team_gins, team_outcomes, team_totals
+from scoring.seating import Side
 from tournament.models import (
     HandResult,
     Match,
@@ -44,17 +45,9 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
     rules = match.round.rules
     void = _void_teams(match.round.stage)
     if match.forfeited_by_id is not None:
-        winner, loser = forfeit_results(rules)
-        rows = {}
-        for team, opponent in ((match.home_id, match.away_id), (match.away_id, match.home_id)):
-            result = loser if team == match.forfeited_by_id else winner
-            outcome = TeamResult.Outcome.LOSS if team == match.forfeited_by_id \
-                else TeamResult.Outcome.WIN
-            rows[team] = dict(opponent_id=opponent, outcome=outcome,
-                              small_points=result.small_points,
-                              match_points=result.match_points, gins=0, forfeit=True,
-                              provisional=False)
-        _save(match, rows, void)
+        forfeited_by = Side.HOME if match.forfeited_by_id == match.home_id else Side.AWAY
+        _save(match, _rows(match, team_outcomes(0, 0, rules, forfeited_by=forfeited_by),
+                           (0, 0), forfeit=True, provisional=False), void)
         return
     # Unordered: the totals and gins do not depend on the order, and the models' default
     # order (table → round → stage) would join three tables into every save.
@@ -76,16 +69,19 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
     else:
         home, away = team_totals((position, one, two) for position, one, two, _s, _o in hands)
     gins = team_gins((position, seat, outcome) for position, _1, _2, seat, outcome in hands)
-    rows = {}
-    for team, opponent, own, other, own_gins in (
-            (match.home_id, match.away_id, home, away, gins[0]),
-            (match.away_id, match.home_id, away, home, gins[1])):
-        outcome = (TeamResult.Outcome.WIN if own > other else
-                   TeamResult.Outcome.TIE if own == other else TeamResult.Outcome.LOSS)
-        rows[team] = dict(opponent_id=opponent, outcome=outcome, small_points=own,
-                          match_points=match_points(own, other, rules), gins=own_gins,
-                          forfeit=False, provisional=match.signed_off_at is None)
-    _save(match, rows, void)
+    _save(match, _rows(match, team_outcomes(home, away, rules), gins, forfeit=False,
+                       provisional=match.signed_off_at is None), void)
+
+
+def _rows(match: Match, outcomes: tuple[TeamOutcome, TeamOutcome], gins: tuple[int, int], *,
+          forfeit: bool, provisional: bool) -> dict[int, dict]:
+    """Both teams' row values, home then away, from their results (``scoring.match``)."""
+    return {team: dict(opponent_id=opponent, outcome=result.outcome,
+                       small_points=result.small_points, match_points=result.match_points,
+                       gins=own_gins, forfeit=forfeit, provisional=provisional)
+            for team, opponent, result, own_gins in (
+                (match.home_id, match.away_id, outcomes[0], gins[0]),
+                (match.away_id, match.home_id, outcomes[1], gins[1]))}
 
 
 def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:

@@ -70,3 +70,10 @@ def test_a_forfeit_is_written_as_a_forfeit(director_actor, round_):
     write_match_results(match)
     assert rows(round_)[match.home.code] == ("win", 0, 3, 0, False, True)
     assert rows(round_)[match.away.code] == ("loss", 0, 0, 0, False, True)
+
+
+def test_the_rows_name_outcomes_as_scoring_does():
+    from scoring.match import LOSS, TIE, WIN
+    from tournament.models import TeamResult
+
+    assert {WIN, TIE, LOSS} <= set(TeamResult.Outcome.values)
