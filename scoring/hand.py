@@ -43,6 +43,48 @@ class Outcome(enum.StrEnum):
         return {"big_gin": "Big Gin"}.get(self.value, self.value.capitalize())
 
 
+class Addend(enum.StrEnum):
+    """What a hand's winner gets on top of the outcome's bonus (RULES.md §6)."""
+
+    DIFFERENCE = "difference"  # the difference of the two deadwoods (knock, undercut)
+    OPPONENT_DEADWOOD = "opponent_deadwood"  # the loser's deadwood (gin, Big Gin)
+    NOTHING = "nothing"  # a draw scores nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """How an outcome scores under a tournament's rules: the one statement of §6 that the
+    score (``score_hand``) and the scorecard's legend both follow."""
+
+    outcome: Outcome
+    bonus: int
+    plus: Addend
+
+    def points(self, declarer_deadwood: int, opponent_deadwood: int) -> int:
+        """The winner's points, from the two deadwoods (after lay-offs)."""
+        if self.plus is Addend.DIFFERENCE:
+            return self.bonus + abs(opponent_deadwood - declarer_deadwood)
+        if self.plus is Addend.OPPONENT_DEADWOOD:
+            return self.bonus + opponent_deadwood
+        return self.bonus
+
+
+def formula(outcome: Outcome | str, rules: Rules = DEFAULT_RULES) -> Formula:
+    outcome = Outcome(outcome)
+    return {
+        Outcome.KNOCK: Formula(outcome, rules.knock_bonus, Addend.DIFFERENCE),
+        Outcome.UNDERCUT: Formula(outcome, rules.undercut_bonus, Addend.DIFFERENCE),
+        Outcome.GIN: Formula(outcome, rules.gin_bonus, Addend.OPPONENT_DEADWOOD),
+        Outcome.BIG_GIN: Formula(outcome, rules.big_gin_bonus, Addend.OPPONENT_DEADWOOD),
+        Outcome.DRAW: Formula(outcome, 0, Addend.NOTHING),
+    }[outcome]
+
+
+def formulas(rules: Rules = DEFAULT_RULES) -> tuple[Formula, ...]:
+    """Every outcome's formula, in the order of ``Outcome``."""
+    return tuple(formula(outcome, rules) for outcome in Outcome)
+
+
 class Party(enum.StrEnum):
     """The two players of a hand as the score sees them."""
 
@@ -119,8 +161,7 @@ def score_hand(outcome: Outcome | str,
                                   "opponent_deadwood")
     if outcome in (Outcome.GIN, Outcome.BIG_GIN):
         declarer_deadwood = _gin_deadwood(outcome, declarer_deadwood, rules)
-        bonus = rules.gin_bonus if outcome is Outcome.GIN else rules.big_gin_bonus
-        points = bonus + opponent_deadwood
+        points = formula(outcome, rules).points(declarer_deadwood, opponent_deadwood)
         return _won(outcome, Party.DECLARER, points, declarer_deadwood, opponent_deadwood,
                     false_knock)
     return _knock(outcome, declarer_deadwood, opponent_deadwood, rules, false_knock)
@@ -149,12 +190,10 @@ def _knock(claimed: Outcome, declarer_deadwood: int | None, opponent_deadwood: i
                              "the knocker has less deadwood"),
                 declarer_deadwood=declarer_deadwood, opponent_deadwood=opponent_deadwood
             ).about("outcome")
-        difference = opponent_deadwood - declarer_deadwood
-        points = rules.knock_bonus + difference
+        points = formula(Outcome.KNOCK, rules).points(declarer_deadwood, opponent_deadwood)
         return _won(Outcome.KNOCK, Party.DECLARER, points, declarer_deadwood,
                     opponent_deadwood, false_knock)
-    difference = declarer_deadwood - opponent_deadwood
-    points = rules.undercut_bonus + difference
+    points = formula(Outcome.UNDERCUT, rules).points(declarer_deadwood, opponent_deadwood)
     return _won(Outcome.UNDERCUT, Party.OPPONENT, points, declarer_deadwood,
                 opponent_deadwood, false_knock)
 

@@ -11,8 +11,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 
+from scoring.hand import Addend, Formula, Outcome, formulas
 from scoring.match import match_points
 from scoring.rules import DEFAULT_RULES, DrawRule, Rules
+from tournament.models import HandResult
 from tournament.pdf.base import Document, fit_text, text_width
 from tournament.pdf.qr import QrEncoder, draw_modules
 from tournament.selectors.draw import MatchPlan, RoundPlan, TablePlan
@@ -164,11 +166,7 @@ class Scorecards(Document):
 def score_legend(rules: Rules) -> list[str]:
     """How a hand scores under these rules, in the reader's language: the lines printed
     under a scorecard and on the result slips."""
-    lines = [_("Knock (deadwood %(limit)d or less): %(knock)d + difference · Undercut: "
-               "%(undercut)d + difference · Gin: %(gin)d + opponent's deadwood · Big Gin: "
-               "%(big)d + opponent's deadwood · Draw: 0") % {
-        "limit": rules.knock_limit, "knock": rules.knock_bonus,
-        "undercut": rules.undercut_bonus, "gin": rules.gin_bonus, "big": rules.big_gin_bonus}]
+    lines = [" · ".join(_formula_text(each, rules) for each in formulas(rules))]
     if rules.draw_rule == DrawRule.TWO_CARDS_LEFT:
         lines.append(_("The last two stock cards are never drawn: the hand is a draw when "
                        "two cards are left."))
@@ -176,6 +174,20 @@ def score_legend(rules: Rules) -> list[str]:
         lines.append(_("The hand is a draw when the player who drew the last stock card "
                        "discards without declaring."))
     return lines
+
+
+def _formula_text(formula: Formula, rules: Rules) -> str:
+    """One outcome's formula (``scoring.hand.formula``): "Gin: 25 + opponent's deadwood"."""
+    if formula.outcome is Outcome.KNOCK:
+        name = _("Knock (deadwood %(limit)d or less)") % {"limit": rules.knock_limit}
+    else:
+        name = str(HandResult.Outcome(formula.outcome.value).label)
+    template = {
+        Addend.DIFFERENCE: _("%(name)s: %(bonus)d + difference"),
+        Addend.OPPONENT_DEADWOOD: _("%(name)s: %(bonus)d + opponent's deadwood"),
+        Addend.NOTHING: _("%(name)s: %(bonus)d"),
+    }[formula.plus]
+    return template % {"name": name, "bonus": formula.bonus}
 
 
 def match_points_legend(rules: Rules) -> str:
