@@ -93,9 +93,10 @@ def build(scope: str, slug: str) -> None:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
+    from scoring.deals import deal_set_of
     from tournament.models import Approval, HandResult, Stage, TableSignature, Tournament
     from tournament.services import Actor
-    from tournament.services.deals import deal_set_of, generate_deals, make_key
+    from tournament.services.deals import generate_deals, make_key
     from tournament.services.draw import generate_round
     from tournament.services.hands import score_entry, seat_points
     from tournament.services.rounds import close_round, publish_round, start_round
@@ -132,7 +133,7 @@ def build(scope: str, slug: str) -> None:
     tables = list(round_.tables.select_related("match").order_by("number"))
     results = []
     for table in tables:
-        deal_set = deal_set_of(round_, table.match.number)
+        deal_set = deal_set_of(round_.rules, table.match.number)
         for hand in range(1, HANDS + 1):
             entry = random_entry(rng)
             score = score_entry(entry, rules)

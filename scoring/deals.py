@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from scoring.cards import DECK, Card, parse_cards
 from scoring.errors import Phrase, RuleError, gettext_noop
+from scoring.rules import DealScope, Rules
 
 KEY_BYTES = 32
 # The parts of a deal's place, as its errors name them.
@@ -168,6 +169,12 @@ def shuffled(derived_key: bytes, place: DealPlace) -> Deal:
     return Deal(tuple(cards))
 
 
+def deal_set_of(rules: Rules, match_number: int) -> int:
+    """The deal set match ``match_number`` plays under ``rules``: its own (numbered as the
+    match, when every match has its own deals) or the round's one field-wide set, 1."""
+    return match_number if rules.deal_scope == DealScope.MATCH else 1
+
+
 def deal_from_text(text: str) -> Deal:
     """A stored deal back from its canonical text."""
     return Deal(parse_cards(text))
@@ -251,13 +258,6 @@ def deals_of_block(key: bytes, block: DealBlock, *, public_value: str = "",
     derived = deal_key(key, public_value)
     for place in block.places():
         yield place, shuffled(derived, place)
-
-
-def deals_of_round(key: bytes, *, stage: int, round: int, hands: int, sets: int = 1,
-                   public_value: str = "") -> Iterator[tuple[DealPlace, Deal]]:
-    """Every original deal of a round, set by set and hand by hand."""
-    return deals_of_block(key, DealBlock(stage, round, 0, (1, sets), (1, hands)),
-                          public_value=public_value)
 
 
 def deal_record(place: DealPlace, deal: Deal) -> dict:

@@ -18,15 +18,21 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Protocol
 
 from scoring.errors import Phrase, RuleError, gettext_noop
 
-if TYPE_CHECKING:
-    from scoring.standings import Field
-
 TeamId = Hashable
+
+
+class Field(Protocol):
+    """What a criterion computes from (``scoring.standings.Field``): each team's totals,
+    the matches counted and the seed of the drawing of lots."""
+
+    totals: Mapping[TeamId, Any]
+    matches: Sequence[Any]
+    lots_seed: bytes
 
 
 class Words(Protocol):

@@ -10,5 +10,11 @@ class TournamentConfig(AppConfig):
         # The public cache listens to the services' announcements in every process
         # (management commands included), not only in the web server's; the PDF font's
         # system check and what several servers must share are registered (manage.py check).
+        # Audit entries are worded in the reader's language by tournament.audit_wording,
+        # which imports the models (they do not import it).
         from tournament import deploy_checks, public_cache  # noqa: F401
+        from tournament.audit_wording import sentence
+        from tournament.models.audit import word_entries_with
         from tournament.pdf import fonts  # noqa: F401
+
+        word_entries_with(sentence)

@@ -309,7 +309,7 @@ def _team_create(e: Entry) -> str:
 
 @words_for("team.update")
 def _team_update(e: Entry) -> str:
-    from tournament.services.teams import FIELD_LABELS
+    from tournament.models.team import FIELD_LABELS
 
     changes = listed(gettext("%(field)s %(old)s → %(new)s")
                      % {"field": FIELD_LABELS.get(name, name), "old": old or "—",

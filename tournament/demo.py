@@ -31,8 +31,8 @@ the demo accounts: ``demo-director`` (no usable password: it only creates the to
 log in with your own director account, which sees every tournament), ``demo-referee`` and
 ``demo-scorer`` (random passwords, printed; from the seed only with ``demo --seed N``, for
 tests). They have roles in the demo only; deleting the demo makes all three inactive,
-without a usable password (``retire_accounts``), and a later demo brings them back with new
-passwords.
+without a usable password (``demo_accounts.retire_accounts``), and a later demo brings them
+back with new passwords.
 """
 
 from __future__ import annotations
@@ -59,13 +59,12 @@ from scoring.box import Box
 from scoring.match import plays_extra_hands
 from scoring.melds import best_discard_of_mask
 from scoring.simulate import HandRecord, Seat, play_box
+from tournament.demo_accounts import DIRECTOR, REFEREE, SCORER, SLUG
 from tournament.models import Deal, HandResult, Match, Role, Round, Stage, Table, Tournament
 
-SLUG = "demo"
 DEFAULT_SEED = 2026
 TIME_ZONE = "Europe/Vienna"
 FIRST_DAY = dt.date(2025, 10, 17)
-DIRECTOR, REFEREE, SCORER = "demo-director", "demo-referee", "demo-scorer"
 
 # code, name, country, (player 1, player 2[, reserve]): seeds in this order.
 TEAMS = [
@@ -615,12 +614,6 @@ def swap_seats(entry):
 
 # Entry points -----------------------------------------------------------------------------
 
-def is_demo(tournament: Tournament) -> bool:
-    """The demo: the tournament ``demo`` whose director is the demo's own account."""
-    return tournament.slug == SLUG and tournament.staff.filter(
-        user__username=DIRECTOR, role=Role.DIRECTOR).exists()
-
-
 def revive_account(username: str) -> dict[str, str]:
     """A demo account retired with an earlier demo: active again, with a new password
     (``{username: password}``); nothing for an account that does not exist or is active."""
@@ -634,20 +627,6 @@ def revive_account(username: str) -> dict[str, str]:
     user.is_active = True
     user.save(update_fields=["password", "is_active"])
     return {username: password}
-
-
-def retire_accounts() -> list[str]:
-    """Deleting the demo: its referee and scorer accounts (passwords anyone could work out
-    from a seed) made inactive, without a usable password; their sessions end with it.
-    Returns the names retired."""
-    retired = []
-    for user in get_user_model().objects.filter(username__in=[DIRECTOR, REFEREE, SCORER],
-                                                is_active=True):
-        user.set_unusable_password()
-        user.is_active = False
-        user.save(update_fields=["password", "is_active"])
-        retired.append(user.get_username())
-    return retired
 
 
 class DemoExists(Exception):

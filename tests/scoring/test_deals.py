@@ -172,3 +172,11 @@ def test_spans_are_a_count_or_a_range(text, span):
 def test_bad_spans_are_refused_by_name(text):
     with pytest.raises(RuleError, match="hands"):
         parse_span(text, "hands")
+
+
+def test_a_match_plays_its_own_deal_set_only_when_every_match_has_its_own():
+    from scoring.deals import deal_set_of
+    from scoring.rules import DealScope, Rules
+
+    assert [deal_set_of(Rules(), n) for n in (1, 2, 7)] == [1, 1, 1]
+    assert [deal_set_of(Rules(deal_scope=DealScope.MATCH), n) for n in (1, 2, 7)] == [1, 2, 7]

@@ -318,7 +318,8 @@ def test_without_a_seed_the_demo_passwords_are_random():
 
 @pytest.mark.django_db
 def test_a_retired_demo_account_comes_back_with_a_new_password():
-    from tournament.demo import retire_accounts, revive_account
+    from tournament.demo import revive_account
+    from tournament.demo_accounts import retire_accounts
 
     user = get_user_model().objects.create_user(REFEREE, password="old-Pass-123456")
     assert retire_accounts() == [REFEREE]

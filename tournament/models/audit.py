@@ -3,12 +3,28 @@
 An entry keeps its action and its data; its sentence is written when it is shown, in the
 reader's language (``tournament.audit_wording``). Entries recorded before that keep the
 English sentence they were recorded with (``recorded_summary``), shown marked as such.
+
+The wording names other models' choices (a role, a stage's kind, a penalty's kind), so it
+imports the models; the models do not import it: the application hands its ``sentence`` to
+``word_entries_with`` when it is ready (``TournamentConfig.ready``).
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import models
 
 from tournament.models.fields import StampedTime
+
+_sentence: Callable[[AuditEntry], str] | None = None
+
+
+def word_entries_with(sentence: Callable[[AuditEntry], str]) -> None:
+    """Every entry's ``summary`` is ``sentence(entry)`` from now on."""
+    global _sentence
+    _sentence = sentence
 
 
 class AuditEntry(models.Model):
@@ -40,9 +56,9 @@ class AuditEntry(models.Model):
     @property
     def summary(self) -> str:
         """The sentence in the active language (the recorded one for an older entry)."""
-        from tournament.audit_wording import sentence
-
-        return sentence(self)
+        if _sentence is None:
+            raise RuntimeError("audit entries are worded once the application is ready")
+        return _sentence(self)
 
     @summary.setter
     def summary(self, text: str) -> None:

@@ -8,6 +8,15 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 TEAM_CODE_PATTERN = r"^[A-Z0-9][A-Z0-9-]{0,9}$"
+# The fields of a team by name, as the team form, the CSV import (services.teams) and the
+# audit log (audit_wording) name them.
+FIELD_LABELS = {
+    "code": _("team code"), "name": _("team name"),
+    "country": _("country or club"), "seed": _("seed"),
+    "player1": _("player 1"), "player1_id": _("federation id of player 1"),
+    "player2": _("player 2"), "player2_id": _("federation id of player 2"),
+    "reserve": _("reserve"), "reserve_id": _("federation id of the reserve"),
+}
 
 
 class Team(models.Model):

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.deals import Deal as DealCards
-from scoring.deals import deal_from_text
+from scoring.deals import deal_from_text, deal_set_of
 from tournament.models import Deal, Round
 from tournament.selectors.draw import RoundPlan, SeatPlan, TablePlan, round_plan
-from tournament.services.deals import deal_set_of
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def round_boxes(round_: Round, plan: RoundPlan | None = None) -> RoundBoxes:
         for table in plan.tables:
             if hand > len(table.dealer_seats):
                 continue
-            deal = by_place.get((deal_set_of(round_, table.match.number), hand))
+            deal = by_place.get((deal_set_of(round_.rules, table.match.number), hand))
             if deal is not None:
                 boxes.append(Box(hand=hand, table=table, deal=deal))
     by_deal: dict[int, list[Box]] = {}

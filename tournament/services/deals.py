@@ -102,10 +102,6 @@ def deal_sets(round_: Round) -> list[int]:
     return [1]
 
 
-def deal_set_of(round_: Round, match_number: int) -> int:
-    return match_number if round_.rules.deal_scope == DealScope.MATCH else 1
-
-
 def generate_deals(actor: Actor, round_: Round) -> list[Deal]:
     """Make every deal a round needs: each deal set, each hand of the match."""
     tournament = round_.stage.tournament

@@ -16,13 +16,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from scoring.deals import deal_set_of
 from tournament.audit_wording import round_name
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
 from tournament.selectors.results import is_correction
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
-from tournament.services.deals import deal_set_of
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.locking import checkpoint, lock
 from tournament.services.signoff import correction_reason, reopen
@@ -48,7 +48,8 @@ def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | N
         return current.deal
     try:  # one current deal a set and hand (constraint deal_one_current)
         return Deal.objects.get(round=table.match.round, hand=hand, is_current=True,
-                                deal_set=deal_set_of(table.match.round, table.match.number))
+                                deal_set=deal_set_of(table.match.round.rules,
+                                                    table.match.number))
     except Deal.DoesNotExist:
         return None
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext
 
+from scoring.deals import deal_set_of
 from scoring.match import plays_extra_hands
 from tournament.audit_wording import match_name
 from tournament.models import Match, Round
 from tournament.permissions import Perm, require
 from tournament.selectors.results import all_hands_entered, is_knockout, match_totals
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.deals import deal_set_of, make_missing_deals
+from tournament.services.deals import make_missing_deals
 from tournament.services.locking import checkpoint, lock
 
 
@@ -65,4 +66,4 @@ def _deal_extra_hands(actor: Actor, round_: Round, match: Match) -> int:
     """When the round's deals were made here, make the deals the new hands need."""
     if not round_.deals.exists():
         return 0
-    return make_missing_deals(actor, round_, deal_set_of(round_, match.number), match.hands)
+    return make_missing_deals(actor, round_, deal_set_of(round_.rules, match.number), match.hands)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from tournament.models import Player, Round, RoundEntry, Team, Tournament
-from tournament.models.team import TEAM_CODE_PATTERN
+from tournament.models.team import FIELD_LABELS, TEAM_CODE_PATTERN
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.pins import hash_pin
@@ -23,14 +23,6 @@ TEAM_FIELDS = (
     "player1", "player1_id", "player2", "player2_id", "reserve", "reserve_id",
 )
 REQUIRED_TEAM_FIELDS = ("code", "name", "player1", "player2")
-# The fields of a team by name, as the team form and the audit log name them.
-FIELD_LABELS = {
-    "code": gettext_lazy("team code"), "name": gettext_lazy("team name"),
-    "country": gettext_lazy("country or club"), "seed": gettext_lazy("seed"),
-    "player1": gettext_lazy("player 1"), "player1_id": gettext_lazy("federation id of player 1"),
-    "player2": gettext_lazy("player 2"), "player2_id": gettext_lazy("federation id of player 2"),
-    "reserve": gettext_lazy("reserve"), "reserve_id": gettext_lazy("federation id of the reserve"),
-}
 _MAX_LENGTH = {
     "code": 10, "name": 100, "country": 100, "seed": 6,
     "player1": 100, "player2": 100, "reserve": 100,

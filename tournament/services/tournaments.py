@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournament.demo_accounts import is_demo, retire_accounts
 from tournament.models import Role, Round, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
@@ -117,8 +118,6 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
     """A director deletes a tournament with everything in it. The demo (tournament/demo.py)
     goes at once; a real tournament with results only when its name is typed again. The
     audit entry outlives it (it belongs to no tournament)."""
-    from tournament.demo import is_demo, retire_accounts
-
     require(actor.user, tournament, Perm.EDIT_TOURNAMENT)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)

@@ -111,7 +111,7 @@ def tournament_edit(request, tournament):
 def tournament_delete(request, tournament):
     """Delete a tournament with everything in it, after a confirmation; a real tournament
     with results asks for its name to be typed (the demo does not)."""
-    from tournament.demo import is_demo
+    from tournament.demo_accounts import is_demo
 
     demo = is_demo(tournament)
     needs_name = not demo and tournament_has_results(tournament)
