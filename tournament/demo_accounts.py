@@ -1,4 +1,4 @@
-"""What marks the demo (tournament/demo.py) out: its short name and its three accounts.
+"""What marks the demo (tournament/demo/) out: its short name and its three accounts.
 
 Apart from the demo's builder, which works through the services, so that a service can
 tell the demo from a real tournament (deleting the demo retires its accounts) without

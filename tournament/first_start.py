@@ -1,6 +1,6 @@
 """The demo of the first start, built beside the web server (issue 27, item 1).
 
-``quickstart`` used to build the demo (``tournament/demo.py``, 10–70 s) before it started
+``quickstart`` used to build the demo (``tournament/demo/``, 10–70 s) before it started
 the server. Now, when it serves, it starts the build in a process of its own and starts the
 server at once; the home page says the demo is being built and follows its progress, and
 the demo appears when its one transaction commits (a half-built demo is never seen).

@@ -175,7 +175,7 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://duplicate-gin
 # Public pages are cached until the services announce a change (tournament/public_cache.py);
 # this is only the safety net, in seconds (0: no public cache).
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=300)
-# The tournament file an import reads (tournament/exchange/import_.py): at most this many
+# The tournament file an import reads (tournament/exchange/read.py): at most this many
 # bytes, nested at most this deep.
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=100 * 1024 * 1024)
 IMPORT_MAX_DEPTH = env.int("IMPORT_MAX_DEPTH", default=64)

@@ -36,5 +36,5 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # pages. tests/tournament/test_public_cache.py turns it on where it is the subject.
 PUBLIC_CACHE_SECONDS = 0
 # Every audit entry a test makes is worded at once: an action without wording, or data its
-# wording cannot use, fails the test that made it (tournament/audit_wording.py).
+# wording cannot use, fails the test that made it (tournament/audit_wording/).
 AUDIT_WORDING_CHECK = True

@@ -1,5 +1,5 @@
 """Audit entries keep their action and data; the sentence is written when shown, in the
-reader's language (issue 27, tournament/audit_wording.py). Entries recorded before keep
+reader's language (issue 27, tournament/audit_wording/). Entries recorded before keep
 their English sentence, shown marked as such; the tournament file carries both kinds."""
 
 import ast
@@ -13,7 +13,8 @@ from django.utils import translation
 from tournament import audit_wording
 from tournament.audit_wording import WORDING, WordingError, phrase, sentence
 from tournament.exchange.export import export_text, export_tournament
-from tournament.exchange.import_ import import_tournament, read_document
+from tournament.exchange.import_ import import_tournament
+from tournament.exchange.read import read_document
 from tournament.models import AuditEntry
 from tournament.services.base import audit
 from tournament.services.rounds import publish_round, start_round
@@ -72,7 +73,7 @@ def test_every_action_an_audit_call_records_has_its_wording():
     missing = sorted(f"{path.relative_to(ROOT)}:{line} {action}"
                      for path, line, found, _n in calls for action in found
                      if action not in WORDING)
-    assert not missing, f"audit actions without wording in tournament/audit_wording.py: {missing}"
+    assert not missing, f"audit actions without wording in tournament/audit_wording/: {missing}"
 
 
 def test_no_audit_call_stores_a_sentence():

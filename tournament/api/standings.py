@@ -31,14 +31,14 @@ from tournament.api.schemas import (
     StandingsOut,
     ValidationErrors,
 )
-from tournament.selectors.bracket import event_ranking
+from tournament.selectors.event_ranking import event_ranking
 from tournament.selectors.individual import IndividualRow
-from tournament.selectors.public import (
+from tournament.selectors.public import tournament_views
+from tournament.selectors.public_standings import (
     PublicStandings,
     public_individual,
     public_standings,
     stage_groups,
-    tournament_views,
 )
 from tournament.selectors.standings import StandingsLine, last_stage_played
 

@@ -30,14 +30,14 @@ from tournament.api.schemas import (
 )
 from tournament.api.standings import individual_line
 from tournament.models import Player, RoundEntry, Team
-from tournament.selectors.public import (
+from tournament.selectors.public import tournament_views
+from tournament.selectors.public_standings import public_individual
+from tournament.selectors.public_teams import (
     player_matches,
     player_row,
-    public_individual,
     public_teams,
     team_entries,
     team_matches,
-    tournament_views,
 )
 
 router = Router(tags=["teams and players"])

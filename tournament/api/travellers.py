@@ -19,8 +19,9 @@ from tournament.api.base import (
 )
 from tournament.api.schemas import BoxIndexOut, Error, TravellerOut, ValidationErrors
 from tournament.models import Deal, Round
-from tournament.selectors.field import box_traveller, round_boxes
+from tournament.selectors.box_summaries import round_box_summaries
 from tournament.selectors.public import box_cards
+from tournament.selectors.travellers import box_traveller
 from tournament.selectors.visibility import public_view
 
 router = Router(tags=["travellers"])
@@ -55,7 +56,7 @@ def box_index(request, slug: Slug, round_id: Id):
     results the public may see."""
     tournament = public_tournament(slug, RESULTS)
     round_ = _round(tournament, round_id)
-    boxes = round_boxes(round_, view=public_view(round_, tournament=tournament))
+    boxes = round_box_summaries(round_, view=public_view(round_, tournament=tournament))
     return {"round": round_ref(round_), "boxes": [
         {**box_ref(box.deal), "tables": box.summary.tables,
          "balance": two_places(box.balance), "dealer_datum": two_places(box.dealer_datum),

@@ -40,7 +40,7 @@ def _rank(card: Card) -> str:
     return "10" if card.rank == 10 else "A23456789TJQK"[card.rank - 1]
 
 
-def _holder(holder) -> str:
+def seat_holder_of(holder) -> str:
     if holder is None:
         return "?"
     return f"{holder.player.name} ({holder.team.code})"
@@ -307,8 +307,8 @@ class BulletinDocument(Document):
 
     def _table_line(self, table: TableOfBox, round_, *, home: str = "") -> None:
         line = _("Table %(table)d: %(dealer)s dealt, against %(other)s. %(result)s") % {
-            "table": table.table, "dealer": _holder(table.dealer),
-            "other": _holder(table.non_dealer), "result": hand_line(table.result, round_)}
+            "table": table.table, "dealer": seat_holder_of(table.dealer),
+            "other": seat_holder_of(table.non_dealer), "result": hand_line(table.result, round_)}
         if home:
             line += f" ({home} {signed(table.home_points)})"
         self._say(line, x=4 * mm)

@@ -26,16 +26,12 @@ from scoring.rules import DealScope
 from scoring.seating import Side
 from tournament.models import Deal, HandResult, Match, Penalty, Round, Stage, Tournament
 from tournament.selectors.bracket import Bracket, read_bracket
-from tournament.selectors.field import (
-    FieldRow,
-    SeatHolder,
-    _holder,
-    _lineups,
-    deal_key,
-    field_standings,
-)
+from tournament.selectors.field import FieldRow, field_standings
+from tournament.selectors.field_results import deal_key
 from tournament.selectors.penalties import penalty_list, withdrawn_teams
-from tournament.selectors.public import MatchLine, PublicStandings, match_lines, public_standings
+from tournament.selectors.public import MatchLine, match_lines
+from tournament.selectors.public_standings import PublicStandings, public_standings
+from tournament.selectors.travellers import SeatHolder, match_lineups, seat_holder_of
 from tournament.selectors.visibility import PublicViews, ResultView
 
 SWINGS = 6  # the boxes with the largest swings
@@ -222,7 +218,7 @@ class BoxResult(NamedTuple):
     away_id: int
 
     def key(self, per_match: bool) -> Hashable:
-        """The deal it was played on (``selectors.field.deal_key``)."""
+        """The deal it was played on (``selectors.field_results.deal_key``)."""
         return deal_key(self.deal_id, self.round_id, self.match_number, self.hand, per_match)
 
     def involves(self, teams: set[int]) -> bool:
@@ -251,8 +247,8 @@ def _home_points(p: BoxResult) -> int:
 def _table(p: BoxResult, result: HandResult, lineups) -> TableOfBox:
     entries = lineups.get(p.match_id, {})
     dealing = seating.dealer_seat(p.hand)
-    return TableOfBox(table=p.table, dealer=_holder(entries, p.position, dealing),
-                      non_dealer=_holder(entries, p.position, 3 - dealing), result=result,
+    return TableOfBox(table=p.table, dealer=seat_holder_of(entries, p.position, dealing),
+                      non_dealer=seat_holder_of(entries, p.position, 3 - dealing), result=result,
                       home_points=_home_points(p))
 
 
@@ -293,7 +289,7 @@ def _swings(rounds: list[Round], played: list[BoxResult]) -> list[SwingBox]:
         [pair[0].match_id for pair in chosen])
     deals = Deal.objects.in_bulk([p.deal_id for pair in chosen for p in pair
                                   if p.deal_id is not None])
-    lineups = _lineups(match_ids=[pair[0].match_id for pair in chosen])
+    lineups = match_lineups(match_ids=[pair[0].match_id for pair in chosen])
     boxes = []
     for pair in chosen:
         deal = deals.get(pair[0].deal_id)
@@ -336,7 +332,7 @@ def _rare(rounds: list[Round], played: list[BoxResult]) -> list[RareResult]:
         return []
     stored = HandResult.objects.in_bulk([c[4].result_id for c in chosen])
     deals = Deal.objects.in_bulk([c[3] for c in chosen])
-    lineups = _lineups(match_ids=[c[4].match_id for c in chosen])
+    lineups = match_lineups(match_ids=[c[4].match_id for c in chosen])
     return [RareResult(round=round_of[best.round_id], deal=deals[deal_id], outcome=outcome,
                        tables=tables, field=size,
                        table=_table(best, stored[best.result_id], lineups))

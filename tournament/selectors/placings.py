@@ -8,7 +8,7 @@ The rules are ``scoring.placings``; this module gathers what they need:
   (``scoring.placings.qualifiers``), the first round those seeds make, and everything that
   stops the seeding now (a round of that stage not closed, a match not signed off, the
   knockout already started). The seeding page shows it; ``services.seeding`` seeds from it.
-The event's ranking from the knockout is ``selectors.bracket.event_ranking``.
+The event's ranking from the knockout is ``selectors.event_ranking.event_ranking``.
 
 It reads a fixed number of queries, whatever the size of the event.
 """

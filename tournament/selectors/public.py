@@ -1,16 +1,20 @@
-"""What the public pages read (issue 12): results, standings, teams and players, each
-shown only as far as the public's view of its round allows (``selectors.visibility``,
-``public_views``: the one rule; nothing here decides what is hidden).
+"""What the public pages read of rounds and matches (issue 12): the public rounds and the
+public's view of each, each match's line (its state, and its score when the public may see
+it), a match's sheet hand by hand, a round's byes and a box's cards, each shown only as far
+as the public's view of its round allows (``selectors.visibility``, ``public_views``: the
+one rule; nothing here decides what is hidden).
+
+The public's standings are ``selectors.public_standings``; its pages of teams and players,
+``selectors.public_teams``.
 
 Every function reads in a fixed number of queries, whatever the size of the event.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from scoring import seating
 from scoring.deals import Deal as DealCards
@@ -21,25 +25,14 @@ from tournament.models import (
     Deal,
     HandResult,
     Match,
-    Player,
     Round,
     RoundEntry,
     Stage,
-    Table,
     Team,
     TeamResult,
     Tournament,
 )
 from tournament.selectors.draw import MatchPlan, SeatPlan, TablePlan, match_plan
-from tournament.selectors.individual import IndividualRow, IndividualStandings, individual
-from tournament.selectors.standings import (
-    StageData,
-    StageStandings,
-    groups_of,
-    last_stage_played,
-    read_stage,
-    tables_of,
-)
 from tournament.selectors.visibility import PublicViews, ResultView, public_views
 from tournament.wording import knockout_result
 
@@ -295,185 +288,7 @@ def match_sheet(match: Match, view: ResultView) -> MatchSheet:
     return MatchSheet(plan=plan, hands=lines, view=view)
 
 
-# Standings ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PublicStandings:
-    """A stage's tables as the public sees them."""
-
-    stage: Stage
-    data: StageData
-    tables: list[StageStandings]
-    rounds: list[int]  # the rounds counted, the "after round N" choices
-    after: int | None  # asked for; None: every round counted
-    in_play: Round | None = None  # a round in play of the stage
-    counted_in_play: int = 0  # its matches counted
-    matches_in_play: int = 0
-    live: bool = False  # the round in play counts with every result as entered
-
-    @property
-    def provisional(self) -> bool:
-        return any(t.provisional for t in self.tables)
-
-    @property
-    def last_round(self) -> int | None:
-        """The round the table is after."""
-        if self.after is not None:
-            return self.after
-        return self.rounds[-1] if self.rounds else None
-
-    @property
-    def partly(self) -> bool:
-        """The table counts some matches of the round in play, not all of them yet."""
-        return (self.after is None and self.in_play is not None and not self.live
-                and self.counted_in_play > 0)
-
-
-def public_standings(stage: Stage, views: PublicViews, *, group=None,
-                     after: int | None = None) -> PublicStandings:
-    """The stage's standings by the public's view: closed rounds always; a round in play
-    not at all while its results are kept back, its forfeits and the signed-off matches
-    whose every box is finished everywhere under "finished boxes" (with its byes and
-    penalties), everything (provisional rows marked) under "live". Eight queries at
-    most."""
-    data = read_stage(stage)
-    rounds = [r for r in data.rounds if r.status in (Round.Status.IN_PLAY,
-                                                     Round.Status.CLOSED)]
-    in_play = next((r for r in rounds if r.status == Round.Status.IN_PLAY), None)
-    counted = [r.number for r in rounds]
-    extra = {}
-    if in_play is not None:
-        view = views.of(in_play.pk)
-        if view.everything:
-            extra = {"live": True}
-        else:
-            decided = list(Match.objects.filter(round=in_play).values_list(
-                "pk", "home__code", "away__code", "signed_off_at", "forfeited_by_id"))
-            keep = {(home, away) for pk, home, away, signed_off, forfeited in decided
-                    if (signed_off is not None or forfeited is not None)
-                    and view.shows_match(pk)}
-            if keep:
-                data = dataclasses.replace(data, matches=[
-                    m for m in data.matches
-                    if m.round != in_play.number or (m.home, m.away) in keep])
-            else:
-                # Nothing of the round shows: it does not count at all (byes and penalties
-                # included), so that the table is exactly "after" the round before.
-                counted = [n for n in counted if n != in_play.number]
-            extra = {"counted_in_play": len(keep), "matches_in_play": len(decided)}
-    if after not in counted or after == (counted[-1] if counted else None):
-        after = None
-    cap = after if after is not None else (counted[-1] if counted else 0)
-    tables = tables_of(data, group=group, after_round=cap)
-    return PublicStandings(stage=stage, data=data, tables=tables, rounds=counted,
-                           after=after, in_play=in_play, **extra)
-
-
-def leaders(tournament: Tournament, views: PublicViews, *, top: int = 3
-            ) -> PublicStandings | None:
-    """The top of the current standings (the last stage played)."""
-    stage = last_stage_played(tournament)
-    if stage is None:
-        return None
-    stage.tournament = tournament
-    standings = public_standings(stage, views)
-    tables = [dataclasses.replace(t, lines=t.lines[:top]) for t in standings.tables]
-    return dataclasses.replace(standings, tables=tables)
-
-
-def stage_groups(standings: PublicStandings):
-    return groups_of(standings.data) if standings.stage.kind == Stage.Kind.GROUPS else []
-
-
-# Players and teams ------------------------------------------------------------------------
-
-def public_individual(tournament: Tournament, views: PublicViews, *, stage=None,
-                      minimum_hands: int = 0) -> IndividualStandings:
-    """The individual standings over the hands the public may see (three queries)."""
-    return individual(tournament, stage=stage, minimum_hands=minimum_hands, views=views)
-
-
-@dataclass(frozen=True)
-class PlayedHand:
-    """One hand a player played, as the public sees it."""
-
-    hand: int
-    dealer: bool  # the player held the box's dealer cards
-    entered: bool
-    result: HandResult | None
-    points: int | None  # the player's
-
-    @property
-    def hidden(self) -> bool:
-        return self.entered and self.result is None
-
-
-@dataclass(frozen=True)
-class PlayerMatch:
-    """A match a player played in: where he sat and his hands."""
-
-    entry: RoundEntry
-    line: MatchLine
-    table: Table | None
-    seat: int
-    opponent: Player | None
-    hands: list[PlayedHand] = field(default_factory=list)
-
-    @property
-    def points(self) -> int | None:
-        """The player's points over the hands shown, when every entered hand is shown and
-        there is one."""
-        if any(h.hidden for h in self.hands) or not any(h.result for h in self.hands):
-            return None
-        return sum(h.points for h in self.hands if h.points is not None)
-
-
-def player_matches(player: Player, views: PublicViews) -> list[PlayerMatch]:
-    """Every match the player was in the line-up of, with his hands (six queries)."""
-    entries = list(RoundEntry.objects.filter(Q(first_player=player) | Q(second_player=player),
-                                             match__isnull=False)
-                   .select_related("first_player", "second_player"))
-    match_ids = [e.match_id for e in entries]
-    lines = {line.match.pk: line for line in
-             match_lines(Match.objects.filter(pk__in=match_ids), views)}
-    tables = {(t.match_id, t.position): t for t in Table.objects.filter(match_id__in=match_ids)}
-    others = {(e.match_id, e.side): e for e in RoundEntry.objects.filter(
-        match_id__in=match_ids).select_related("first_player", "second_player")}
-    results = {(r.table_id, r.hand): r for r in HandResult.objects.filter(
-        table__match_id__in=match_ids, is_current=True)}
-    played = []
-    for entry in entries:
-        slot = 1 if entry.first_player_id == player.pk else 2
-        position, seat = seating.place_of(entry.side, slot)
-        table = tables.get((entry.match_id, position))
-        line = lines[entry.match_id]
-        holder = seating.seat_holder(position, 3 - seat)
-        opposing = others.get((entry.match_id, holder.side.value))
-        opponent = None
-        if opposing is not None:
-            opponent = opposing.first_player if holder.slot == 1 else opposing.second_player
-        hands = []
-        for hand in range(1, line.match.hands + 1):
-            result = results.get((table.pk, hand)) if table else None
-            shown = result is not None and views.shows(line.match.round_id, table.pk, hand)
-            hands.append(PlayedHand(hand=hand, dealer=seating.dealer_seat(hand) == seat,
-                                    entered=result is not None,
-                                    result=result if shown else None,
-                                    points=result.points(seat) if shown else None))
-        played.append(PlayerMatch(entry=entry, line=line, table=table, seat=seat,
-                                  opponent=opponent, hands=hands))
-    played.sort(key=lambda p: (p.line.match.round.stage.order, p.line.match.round.number))
-    return played
-
-
-def player_row(standings: IndividualStandings, player: Player) -> IndividualRow | None:
-    return next((row for row in standings.rows if row.player.pk == player.pk), None)
-
-
-def public_teams(tournament: Tournament) -> QuerySet[Team]:
-    """The tournament's teams by name (then code), each with its players (two queries)."""
-    return tournament.teams.prefetch_related("players").order_by("name", "code")
-
+# A round's byes, a box's cards ----------------------------------------------------------
 
 def round_byes(round_: Round) -> list[Team]:
     """The teams with a bye in the round, by code (one query)."""
@@ -487,16 +302,3 @@ def box_cards(deal: Deal, round_: Round) -> DealCards | None:
     if round_.status != Round.Status.CLOSED:
         return None
     return deal_from_text(deal.cards)
-
-
-def team_entries(team: Team) -> list[RoundEntry]:
-    """The team's place in every public round: its line-up or its bye (one query)."""
-    return list(RoundEntry.objects.filter(team=team).exclude(round__status=Round.Status.DRAFT)
-                .select_related("round__stage", "first_player", "second_player")
-                .order_by("round__stage__order", "round__number"))
-
-
-def team_matches(team: Team, views: PublicViews) -> list[MatchLine]:
-    """Every public match of the team (three queries)."""
-    return match_lines(Match.objects.filter(Q(home=team) | Q(away=team))
-                       .exclude(round__status=Round.Status.DRAFT), views)

@@ -20,13 +20,9 @@ from django.utils.translation import gettext as _
 from tournament.exchange.backups import BackupMissing, read_backup, slug_of
 from tournament.exchange.common import EXPORT_ACTION
 from tournament.exchange.export import export_text
-from tournament.exchange.import_ import (
-    Door,
-    ImportRefused,
-    import_tournament,
-    read_document,
-    review_import,
-)
+from tournament.exchange.import_ import import_tournament, review_import
+from tournament.exchange.problems import Door, ImportRefused
+from tournament.exchange.read import read_document
 from tournament.exchange.summary import FileSummary, summarize
 from tournament.models import PendingImport, Tournament
 from tournament.permissions import Perm, can_create_tournament, require

@@ -115,7 +115,7 @@ def tournament_has_results(tournament: Tournament) -> bool:
 
 
 def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str = "") -> None:
-    """A director deletes a tournament with everything in it. The demo (tournament/demo.py)
+    """A director deletes a tournament with everything in it. The demo (tournament/demo/)
     goes at once; a real tournament with results only when its name is typed again. The
     audit entry outlives it (it belongs to no tournament)."""
     require(actor.user, tournament, Perm.EDIT_TOURNAMENT)

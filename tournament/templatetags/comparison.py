@@ -1,6 +1,6 @@
 """How the comparison with the field reads on the pages: "+1.83", "−0.67", "0.00".
 
-Figures arrive rounded to two decimals (``selectors.field.two_places``); points are whole.
+Figures arrive rounded to two decimals (``selectors.field_results.two_places``); points are whole.
 Signs are real minus signs, as on the score lines (``scores.signed``).
 """
 

@@ -22,9 +22,9 @@ from tournament.models import AuditEntry, HandResult, Match, Player, Round, Tabl
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
+from tournament.selectors.anomalies import result_anomalies
 from tournament.selectors.devices import round_bindings, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
-from tournament.selectors.field import result_anomalies
 from tournament.selectors.penalties import match_penalties
 from tournament.selectors.results import (
     is_correction,

@@ -1,5 +1,5 @@
 """``selectors.field.field_standings`` as it was before issue 28, kept to test the fast one
-against: every result read as a ``Played`` (``_played``, in table order), every hand made a
+against: every result read as a ``Played`` (``played_results``, in table order), every hand made a
 ``PlayerOnDeal`` and every table a ``TableResult``, the figures worked out by the
 ``Fraction`` code of ``tests/scoring/field_reference.py``. Slow and obviously right."""
 
@@ -14,14 +14,10 @@ from pathlib import Path
 from scoring.field import DEALER, TableResult, players_on_deal
 from scoring.rules import DEFAULT_RULES
 from tournament.models import Player, Round, Stage
-from tournament.selectors.field import (
-    FieldRow,
-    FieldStandings,
-    _lineups,
-    _per_match,
-    _played,
-)
+from tournament.selectors.field import FieldRow, FieldStandings
+from tournament.selectors.field_results import deals_per_match, played_results
 from tournament.selectors.penalties import withdrawn_teams
+from tournament.selectors.travellers import match_lineups
 
 
 def _scoring_reference():
@@ -51,14 +47,14 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     minimum = rounds[-1].rules.field_minimum_hands if rounds else \
         DEFAULT_RULES.field_minimum_hands
     round_of = {r.pk: r for r in rounds}
-    played = _played(table__round_id__in=list(round_of)) if rounds else []
+    played = played_results(table__round_id__in=list(round_of)) if rounds else []
     if shows is not None:
         played = [p for p in played if shows(p.round_id, p.table_id, p.hand)]
     if official_only:
         played = [p for p in played if not p.provisional]
     stages = {r.stage_id: r.stage for r in rounds}
     out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()} if played else {}
-    lineups = _lineups(round_of) if played else {}
+    lineups = match_lineups(round_of) if played else {}
     deals: dict[Hashable, list[TableResult]] = defaultdict(list)
     hands = []
     raw: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # points, dealer, non-dealer
@@ -73,7 +69,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         entries = lineups.get(p.match_id, {})
         if len(entries) != 2:
             continue  # a match without both line-ups (never written so by the draw)
-        key = p.key(_per_match(round_))
+        key = p.key(deals_per_match(round_))
         deals[key].append(p.result())
         sides = {side: (entry.first_player_id, entry.second_player_id)
                  for side, entry in entries.items()}
@@ -95,7 +91,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     teams = {e.team_id: e.team for entries in lineups.values() for e in entries.values()}
     return FieldStandings(
         stage=stage, rows=rows, minimum_hands=minimum, players=len(raw), rounds=rounds,
-        per_match_rounds=[r for r in rounds if _per_match(r)],
+        per_match_rounds=[r for r in rounds if deals_per_match(r)],
         left_out_teams=sorted((teams[pk] for pk in left_out if pk in teams),
                               key=lambda team: team.code),
         closed_only=closed_only, official_only=official_only)

@@ -17,14 +17,11 @@ from django.db.models import Q
 
 from scoring.field import DEALER
 from tournament.models import Deal, HandResult, Stage
-from tournament.selectors.field import (
-    box_traveller,
-    field_standings,
-    result_anomalies,
-    round_boxes,
-    unbalanced_boxes,
-)
+from tournament.selectors.anomalies import result_anomalies
+from tournament.selectors.box_summaries import round_box_summaries, unbalanced_boxes
+from tournament.selectors.field import field_standings
 from tournament.selectors.penalties import withdrawn_teams
+from tournament.selectors.travellers import box_traveller
 from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.deals import generate_deals
 from tournament.services.draw import generate_round
@@ -138,7 +135,7 @@ def test_a_box_of_eight_tables_sorted_counted_and_trimmed(eight_tables):
 
 def test_the_box_index_and_its_balance(eight_tables):
     """The dealer cards' plain mean: (55 + 23 + 17 − 20 − 25 − 40) / 8 = 10/8 = 1.25."""
-    (box,) = round_boxes(eight_tables)
+    (box,) = round_box_summaries(eight_tables)
     assert box.summary.tables == 8 and box.balance == Decimal("1.25")
     assert box.favoured is None and unbalanced_boxes(eight_tables) == []
     tournament = eight_tables.stage.tournament
@@ -367,6 +364,6 @@ def test_queries_do_not_grow_with_the_field(tournament, request, scenario,
     with django_assert_num_queries(3):  # results, withdrawn teams, deals
         result_anomalies(round_)
     with django_assert_num_queries(3):  # deals, results, withdrawn teams
-        round_boxes(round_)
+        round_box_summaries(round_)
     with django_assert_num_queries(5):  # rounds, results, withdrawn, line-ups, players
         field_standings(tournament)

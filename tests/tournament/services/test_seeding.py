@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tournament.models import AuditEntry, Match, Round, Stage
-from tournament.selectors.bracket import event_ranking as final_places
+from tournament.selectors.event_ranking import event_ranking as final_places
 from tournament.selectors.placings import qualification
 from tournament.services import ServiceError
 from tournament.services.draw import generate_round

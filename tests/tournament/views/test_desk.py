@@ -258,7 +258,8 @@ def test_desk_pages_query_counts_do_not_grow_with_the_round(
 def test_a_match_approved_on_paper_travels_in_the_tournament_file(
         director, tournament, round_, director_actor):
     from tournament.exchange.export import export_text
-    from tournament.exchange.import_ import import_tournament, read_document
+    from tournament.exchange.import_ import import_tournament
+    from tournament.exchange.read import read_document
 
     match = round_.matches.first()
     type_match(director, tournament, match)

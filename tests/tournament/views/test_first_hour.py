@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.exchange.export import export_text
-from tournament.exchange.import_ import ImportRefused, import_tournament
+from tournament.exchange.import_ import import_tournament
+from tournament.exchange.problems import ImportRefused
 from tournament.models import AuditEntry, Round, Stage, Tournament
 from tournament.services import ServiceError
 from tournament.services.deals import generate_deals

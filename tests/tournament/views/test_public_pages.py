@@ -281,7 +281,8 @@ def played_open_round(own_tournament, make_team):
 
 
 def played(tournament, event, setting):
-    from tournament.selectors.public import public_standings, tournament_views
+    from tournament.selectors.public import tournament_views
+    from tournament.selectors.public_standings import public_standings
 
     tournament.live_results = setting
     tournament.save()

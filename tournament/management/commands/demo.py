@@ -1,4 +1,4 @@
-"""Build the demo tournament (slug ``demo``) through the services: tournament/demo.py."""
+"""Build the demo tournament (slug ``demo``) through the services: tournament/demo/."""
 
 import argparse
 import contextlib

@@ -15,13 +15,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exchange.import_ import (
-    ImportRefused,
-    import_tournament,
-    max_bytes,
-    read_document,
-    too_large,
-)
+from tournament.exchange.import_ import import_tournament
+from tournament.exchange.problems import ImportRefused
+from tournament.exchange.read import max_bytes, read_document, too_large
 from tournament.services import Actor
 
 

@@ -141,7 +141,7 @@ class Command(BaseCommand):
             )
 
     def _load_demo(self, addrport: str, *, skip: bool, serve: bool) -> None:
-        """The demo tournament (tournament/demo.py) on the first start: when there is no
+        """The demo tournament (tournament/demo/) on the first start: when there is no
         tournament yet and none was ever deleted (a director who deleted the demo does not
         get it back). Serving, it is built beside the server, else here; one build at a
         time either way (tournament/first_start.py)."""

@@ -13,7 +13,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.exchange.backups import backup_dir, list_backups
-from tournament.exchange.import_ import ImportRefused, max_bytes, too_large
+from tournament.exchange.problems import ImportRefused
+from tournament.exchange.read import max_bytes, too_large
 from tournament.forms import ImportChoicesForm, TournamentFileForm
 from tournament.models import PendingImport, Role, Round, Stage, Tournament
 from tournament.permissions import Perm, can_create_tournament

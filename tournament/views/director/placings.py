@@ -15,7 +15,8 @@ from tournament.models import Stage
 from tournament.pdf.base import paper_asked
 from tournament.pdf.bracket import BracketDocument
 from tournament.permissions import Perm, has_perm
-from tournament.selectors.bracket import event_ranking, read_bracket
+from tournament.selectors.bracket import read_bracket
+from tournament.selectors.event_ranking import event_ranking
 from tournament.selectors.placings import qualification
 from tournament.selectors.public import tournament_views
 from tournament.services import Actor, ServiceError

@@ -13,9 +13,9 @@ from tournament.models import Round, RoundEntry, Tournament
 from tournament.pdf.base import paper_asked
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
+from tournament.selectors.box_summaries import unbalanced_boxes
 from tournament.selectors.devices import round_bindings
 from tournament.selectors.draw import round_plan
-from tournament.selectors.field import unbalanced_boxes
 from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
 from tournament.services import Actor, ServiceError

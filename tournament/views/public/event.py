@@ -14,17 +14,17 @@ from scoring.deals import deal_from_text
 from tournament import demo, first_start
 from tournament.models import DealKey, HandResult, Match, Round, Tournament
 from tournament.public_cache import cache_public
-from tournament.selectors.bracket import event_ranking
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import SeatPlan, round_plan
+from tournament.selectors.event_ranking import event_ranking
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
     current_round,
     last_closed,
-    leaders,
     match_lines,
     tournament_views,
 )
+from tournament.selectors.public_standings import leaders
 from tournament.views.public.base import public_page, render_public
 from tournament.views.public.standings import begun_knockout
 from tournament.wording import hand_line

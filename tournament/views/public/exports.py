@@ -21,16 +21,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tournament.models import Deal, Match, Round, Stage
-from tournament.selectors.bracket import event_ranking, knockout_of
-from tournament.selectors.field import box_traveller, round_boxes
+from tournament.selectors.box_summaries import round_box_summaries
+from tournament.selectors.event_ranking import event_ranking, knockout_of
 from tournament.selectors.penalties import penalty_list
-from tournament.selectors.public import (
-    match_lines,
-    public_individual,
-    public_standings,
-    tournament_views,
-)
+from tournament.selectors.public import match_lines, tournament_views
+from tournament.selectors.public_standings import public_individual, public_standings
 from tournament.selectors.standings import last_stage_played
+from tournament.selectors.travellers import box_traveller
 from tournament.selectors.visibility import public_view, public_views
 from tournament.tables import (
     IndividualTable,
@@ -246,7 +243,7 @@ def boxes_export(request, tournament, pk, kind):
         "replaced": "" if box.deal.is_current else _yes(), "tables_": box.summary.tables,
         "dealer_datum": _plain(box.dealer_datum), "balance": _plain(box.balance),
         "provisional": _yes() if box.provisional else "",
-    } for box in round_boxes(round_, view=view)]
+    } for box in round_box_summaries(round_, view=view)]
     return export_response(tournament, BoxesTable(rows), kind, f"{_round_name(round_)}-boxes",
                            str(_("Travellers")))
 

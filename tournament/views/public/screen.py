@@ -19,14 +19,10 @@ from django.views.decorators.http import require_GET
 
 from tournament.models import Round
 from tournament.public_cache import cache_public
-from tournament.selectors.bracket import event_ranking
 from tournament.selectors.draw import round_plan
-from tournament.selectors.public import (
-    State,
-    match_lines,
-    public_standings,
-    tournament_views,
-)
+from tournament.selectors.event_ranking import event_ranking
+from tournament.selectors.public import State, match_lines, tournament_views
+from tournament.selectors.public_standings import public_standings
 from tournament.selectors.standings import last_stage_played
 from tournament.views.public.base import public_page, render_public
 from tournament.views.public.standings import begun_knockout

@@ -8,13 +8,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from tournament.models import Stage
-from tournament.selectors.bracket import event_ranking, knockout_of, read_bracket
-from tournament.selectors.public import (
-    public_individual,
-    public_standings,
-    stage_groups,
-    tournament_views,
-)
+from tournament.selectors.bracket import read_bracket
+from tournament.selectors.event_ranking import event_ranking, knockout_of
+from tournament.selectors.public import tournament_views
+from tournament.selectors.public_standings import public_individual, public_standings, stage_groups
 from tournament.selectors.standings import last_stage_played
 from tournament.tables import (
     IndividualTable,

@@ -4,14 +4,14 @@ from django.shortcuts import get_object_or_404
 
 from tournament.models import Player, Round, Team
 from tournament.selectors.penalties import penalty_list
-from tournament.selectors.public import (
+from tournament.selectors.public import tournament_views
+from tournament.selectors.public_standings import public_individual
+from tournament.selectors.public_teams import (
     player_matches,
     player_row,
-    public_individual,
     public_teams,
     team_entries,
     team_matches,
-    tournament_views,
 )
 from tournament.views.public.base import public_page, render_public
 

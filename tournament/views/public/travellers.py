@@ -4,7 +4,7 @@ A traveller is every table's result on one box (deal) of a round; the box index 
 round's boxes. What the public sees of a round in play is the one rule of
 ``selectors.visibility``; a box's cards only ever once its round is closed, whatever the
 rule (cards-mode hands included: their cards are never shown here). The figures come from
-``selectors.field``.
+``selectors.travellers``, ``selectors.box_summaries`` and ``selectors.field``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Deal, Round
-from tournament.selectors.field import box_traveller, field_standings, round_boxes
+from tournament.selectors.box_summaries import round_box_summaries
+from tournament.selectors.field import field_standings
 from tournament.selectors.public import box_cards
+from tournament.selectors.travellers import box_traveller
 from tournament.selectors.visibility import public_view, public_views
 from tournament.tables import FieldTable, field_rows
 from tournament.views.public.base import public_page, render_public
@@ -47,7 +49,7 @@ def box_index(request, tournament, pk):
     round_ = _round(tournament, pk)
     view = public_view(round_, tournament=tournament)
     return render_public(request, tournament, "public/travellers.html", {
-        "round": round_, "boxes": round_boxes(round_, view=view),
+        "round": round_, "boxes": round_box_summaries(round_, view=view),
     }, active="rounds")
 
 

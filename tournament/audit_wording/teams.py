@@ -1,0 +1,72 @@
+"""The audit sentences of the teams and their players: adding, changing, deleting and
+importing teams, and the players' PINs (set, wrong, locked, unlocked)."""
+
+from __future__ import annotations
+
+from tournament.audit_wording.base import Entry, gettext, listed, or_unknown, words_for
+
+
+@words_for("team.create")
+def _team_create(e: Entry) -> str:
+    return gettext("%(actor)s added team %(name)s (%(code)s)") % {
+        "actor": e.who, "name": e["team_name"], "code": e["team_code"]}
+
+
+@words_for("team.update")
+def _team_update(e: Entry) -> str:
+    from tournament.models.team import FIELD_LABELS
+
+    changes = listed(gettext("%(field)s %(old)s → %(new)s")
+                     % {"field": FIELD_LABELS.get(name, name), "old": old or "—",
+                        "new": new or "—"}
+                     for name, (old, new) in e["changes"].items())
+    return gettext("%(actor)s changed team %(code)s: %(changes)s") % {
+        "actor": e.who, "code": e["team_code"], "changes": changes}
+
+
+@words_for("team.delete")
+def _team_delete(e: Entry) -> str:
+    return gettext("%(actor)s deleted team %(name)s (%(code)s)") % {
+        "actor": e.who, "name": e["team_name"], "code": e["team_code"]}
+
+
+@words_for("team.import")
+def _team_import(e: Entry) -> str:
+    values = {"actor": e.who, "n": len(e["codes"]), "file": e.get("filename")}
+    if e.get("filename"):
+        return gettext("%(actor)s imported %(n)s teams from %(file)s") % values
+    return gettext("%(actor)s imported %(n)s teams") % values
+
+
+@words_for("player.pin")
+def _player_pin(e: Entry) -> str:
+    text = (gettext("%(actor)s set the PIN of %(player)s (%(code)s)") if e["set"]
+            else gettext("%(actor)s removed the PIN of %(player)s (%(code)s)"))
+    return text % {"actor": e.who, "player": e["player_name"], "code": e["team_code"]}
+
+
+@words_for("pin.failure")
+def _pin_failure(e: Entry) -> str:
+    return gettext("wrong PIN for seat %(seat)s at table %(table)s (%(player)s, %(code)s), "
+                   "device %(device)s, ip %(ip)s; %(failures)s wrong in a row") % {
+        "seat": e["seat"], "table": e["table_number"], "player": e["player_name"],
+        "code": e["team_code"], "device": or_unknown(e.get("device")), "ip": or_unknown(e.ip),
+        "failures": e["failures"]}
+
+
+@words_for("pin.locked")
+def _pin_locked(e: Entry) -> str:
+    return gettext("PIN entry for %(player)s (%(code)s) locked until %(time)s (venue time) "
+                   "after %(failures)s wrong PINs") % {
+        "player": e["player_name"], "code": e["team_code"], "time": e["until_venue"],
+        "failures": e["failures"]}
+
+
+@words_for("pin.unlock")
+def _pin_unlock(e: Entry) -> str:
+    text = (gettext("%(actor)s lifted the PIN lock of %(player)s (%(code)s) after "
+                    "%(failures)s wrong PINs") if e["locked"] else
+            gettext("%(actor)s cleared the wrong PINs of %(player)s (%(code)s) after "
+                    "%(failures)s wrong PINs"))
+    return text % {"actor": e.who, "player": e["player_name"], "code": e["team_code"],
+                   "failures": e["failures"]}

@@ -1,0 +1,83 @@
+"""Anomalies for the referee (issue 12, RULES.md §14): results far from the datum of their
+seat, cards-mode results that the box's cards make impossible, and the boxes that favoured
+one seat (``result_anomalies``). Which results count: ``selectors.field_results``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from scoring.field import datum_parts
+from tournament.models import Round
+from tournament.selectors.box_summaries import BoxSummary, box_summaries_of
+from tournament.selectors.field_results import Played, deals_per_match, played_results, two_places
+from tournament.selectors.penalties import withdrawn_teams
+
+
+@dataclass(frozen=True)
+class FarResult:
+    played: Played
+    dealer_points: int
+    datum: Fraction  # of the dealer cards on the deal
+    tables: int  # tables in the deal's field
+
+    @property
+    def difference(self) -> Fraction:
+        return self.dealer_points - self.datum
+
+    @property
+    def difference_shown(self) -> Decimal:
+        return two_places(self.difference)
+
+    @property
+    def datum_shown(self) -> Decimal:
+        return two_places(self.datum)
+
+
+@dataclass(frozen=True)
+class Anomalies:
+    far: list[FarResult]  # results far from the datum of their seat
+    conflicts: list[Played]  # cards-mode results the box's cards make impossible
+    unbalanced: list[BoxSummary]  # boxes that favoured one seat strongly
+    threshold: int
+
+    def __bool__(self) -> bool:
+        return bool(self.far or self.conflicts or self.unbalanced)
+
+
+def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
+    """For referees and directors only (never a scorer: the texts name cards of the box,
+    and the field's results on a box still in play): every current result at least the
+    tournament's anomaly threshold from the datum of its seat on the same deal, every
+    result whose entered cards contradict the box, and the boxes that favoured one seat
+    (three queries; ``tournament`` is the round's, when the caller has it)."""
+    tournament = tournament or round_.stage.tournament
+    threshold = tournament.anomaly_threshold
+    played = played_results(table__round=round_, ordered=False)
+    result_of = {p.result_id: p.result() for p in played}  # each made once, used thrice
+    out = withdrawn_teams(round_.stage) if played else set()
+    deals = list(round_.deals.order_by("deal_set", "hand", "reserve")) if played else []
+    per_match = deals_per_match(round_)
+    fields: dict[Hashable, list[Played]] = defaultdict(list)
+    for p in played:
+        if not p.involves(out):
+            fields[p.key(per_match)].append(p)
+    far = []
+    for results in fields.values():
+        # Far when |points - total / count| >= threshold: in whole numbers, no Fraction a
+        # result (4,096 of them in a round of 512 tables).
+        total, count = datum_parts([result_of[p.result_id].dealer_points for p in results])
+        for p in results:
+            points = result_of[p.result_id].dealer_points
+            if abs(points * count - total) >= threshold * count:
+                far.append(FarResult(p, points, Fraction(total, count), len(results)))
+    far.sort(key=lambda f: (f.played.table, f.played.hand))
+    conflicts = sorted((p for p in played if p.box_conflict),
+                       key=lambda p: (p.table, p.hand))
+    unbalanced = box_summaries_of(deals, played, out, tournament.box_balance_threshold, result_of,
+                        favoured_only=True)
+    return Anomalies(far=far, conflicts=conflicts, unbalanced=unbalanced, threshold=threshold)
