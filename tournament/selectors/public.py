@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 
 from scoring import seating
 from scoring.deals import Deal as DealCards
@@ -58,6 +58,17 @@ def current_round(rounds: list[Round]) -> Round | None:
 def last_closed(rounds: list[Round]) -> Round | None:
     closed = [r for r in rounds if r.status == Round.Status.CLOSED]
     return closed[-1] if closed else None
+
+
+def matches_latest_first(rounds: list[Round]) -> dict[int, list[int]]:
+    """Round pk → its matches' pks, the latest signed off first, then those in play by
+    number (one query): a summary shows the first few and counts the rest."""
+    matches: dict[int, list[int]] = {r.pk: [] for r in rounds}
+    for pk, round_id in (Match.objects.filter(round__in=list(matches))
+                         .order_by(F("signed_off_at").desc(nulls_last=True), "number")
+                         .values_list("pk", "round_id")):
+        matches[round_id].append(pk)
+    return matches
 
 
 # A match's line: its state, and its score when the public may see it --------------------

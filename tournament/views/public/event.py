@@ -1,10 +1,7 @@
 """The public front of a tournament: the list of tournaments, a tournament's home page,
 its rounds, the deal commitments and the hand records of closed rounds."""
 
-from dataclasses import dataclass
-
 from django.db import connection
-from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -12,22 +9,23 @@ from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from scoring.deals import deal_from_text
 from tournament import demo, first_start
-from tournament.models import DealKey, HandResult, Match, Round, Tournament
+from tournament.models import DealKey, Match, Round, Tournament
 from tournament.public_cache import cache_public
 from tournament.selectors.bulletin import bulletin_days
-from tournament.selectors.draw import SeatPlan, round_plan
+from tournament.selectors.draw import round_plan
 from tournament.selectors.event_ranking import event_ranking
+from tournament.selectors.hand_records import played_hands
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
     current_round,
     last_closed,
     match_lines,
+    matches_latest_first,
     tournament_views,
 )
 from tournament.selectors.public_standings import leaders
 from tournament.views.public.base import public_page, render_public
 from tournament.views.public.standings import begun_knockout
-from tournament.wording import hand_line
 
 
 @cache_public()
@@ -78,11 +76,7 @@ def tournament_page(request, tournament):
     shown = list(dict.fromkeys(r for r in (current, closed) if r is not None))
     # A summary, not every match: the latest signed off of each round shown (the round
     # page has them all), so the page stays small for a 256-match round.
-    matches: dict[int, list[int]] = {r.pk: [] for r in shown}
-    for pk, round_id in (Match.objects.filter(round__in=list(matches))
-                         .order_by(F("signed_off_at").desc(nulls_last=True), "number")
-                         .values_list("pk", "round_id")):
-        matches[round_id].append(pk)
+    matches = matches_latest_first(shown)
     latest = [pk for pks in matches.values() for pk in pks[:LATEST_RESULTS]]
     lines = match_lines(Match.objects.filter(pk__in=latest), views) if latest else []
     results = [(round_, [line for line in lines if line.match.round_id == round_.pk],
@@ -120,18 +114,6 @@ def deal_check(request, tournament):
     }, active="deals")
 
 
-@dataclass(frozen=True)
-class PlayedHand:
-    """One table's result on a deal, from the dealer's and the non-dealer's side."""
-
-    table: int
-    dealer: SeatPlan
-    non_dealer: SeatPlan
-    dealer_points: int
-    non_dealer_points: int
-    explanation: str
-
-
 # More than this many boxes (a reserve deal shares its box), or results, and the records
 # are split: an index of the boxes and a page for each (one page of a 512-table round was
 # 1.3 MB, of 2,048 deals 5.7 MB).
@@ -162,23 +144,8 @@ def hand_records(request, tournament, pk):
         return render_public(request, tournament, "public/hand_record_index.html", {
             "round": round_, "sets": _by_set(deals),
         }, active="rounds")
-    played: dict[int | None, list] = {}
-    if plan is not None:
-        tables = {t.number: t for t in plan.tables}
-        # Each result counts on the deal it was played on (a reserve deal replaces one only
-        # for the tables that had not played it yet).
-        results = HandResult.objects.filter(table__round=round_, is_current=True) \
-            .select_related("table")
-        if box is not None:
-            results = results.filter(deal__in=deals)
-        for result in sorted(results, key=lambda r: (r.hand, r.table.number)):
-            table = tables[result.table.number]
-            dealer, non_dealer = table.dealer(result.hand), table.non_dealer(result.hand)
-            played.setdefault(result.deal_id, []).append(PlayedHand(
-                table=table.number, dealer=dealer, non_dealer=non_dealer,
-                dealer_points=result.points(dealer.seat),
-                non_dealer_points=result.points(non_dealer.seat),
-                explanation=hand_line(result, round_)))
+    played = {} if plan is None else played_hands(
+        round_, plan, deals if box is not None else None)
     return render_public(request, tournament, "public/hand_records.html", {
         "round": round_, "box": box is not None,
         "deals": [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
