@@ -16,6 +16,7 @@ it, in English (``ENGLISH``), as the command line prints them.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import hmac
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -62,7 +63,7 @@ class _English:
 ENGLISH: Words = _English()
 
 
-class Criterion:
+class Criterion(abc.ABC):
     """A way to order tied teams. ``values`` gives each team of a tied group its value, or
     None when the criterion does not apply to that group (the next one decides)."""
 
@@ -72,8 +73,9 @@ class Criterion:
     abbreviation: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
 
+    @abc.abstractmethod
     def values(self, group: Sequence[TeamId], field_: Field) -> dict[TeamId, Any] | None:
-        raise NotImplementedError
+        """Each team of the tied group's value, or None when the criterion passes."""
 
     def describe(self, value: Any, words: Words = ENGLISH) -> str:
         """One side of a comparison: "5 mp", "+21", "2 wins"."""

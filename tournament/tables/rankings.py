@@ -5,11 +5,11 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournament.tables.cells import TeamRanked
 from tournament.tables.plain import PlainRows
-from tournament.templatetags.scores import signed
 
 
-class FinalRankingTable(PlainRows, tables.Table):
+class FinalRankingTable(TeamRanked, PlainRows, tables.Table):
     """The event's ranking (``selectors.event_ranking.event_ranking``): rows from
     ``final_rows`` (512 of them before a knockout of a 512-team Swiss event)."""
 
@@ -34,15 +34,6 @@ class FinalRankingTable(PlainRows, tables.Table):
         template_name = "includes/plain_table.html"
         attrs = {"class": "standings final-ranking"}
 
-    def render_team(self, record):
-        return format_html('<span class="team-code">{}</span> {}', record["code"],
-                           record["name"])
-
-    def render_small_points(self, value):
-        return signed(value)
-
-    def value_small_points(self, value):
-        return value
 
 
 def final_rows(ranking) -> list[dict]:

@@ -5,13 +5,13 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import minus_signs
+from tournament.tables.cells import TeamRanked, minus_signs
 from tournament.tables.plain import PlainRows
 from tournament.templatetags.scores import signed
 from tournament.wording import separation_text, tiebreak_name
 
 
-class StandingsTable(PlainRows, tables.Table):
+class StandingsTable(TeamRanked, PlainRows, tables.Table):
     """One standings table (``selectors.standings``): the rows come from ``standings_rows``.
     The page shows team, penalties and the provisional marker as text; the downloads carry
     the plain values (code and name apart, penalties as numbers, the criterion's name)."""
@@ -56,16 +56,6 @@ class StandingsTable(PlainRows, tables.Table):
         template_name = "includes/plain_table.html"
         attrs = {"class": "standings"}
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
-
-    def render_team(self, record):
-        return format_html('<span class="team-code">{}</span> {}', record["code"],
-                           record["name"])
-
-    def render_small_points(self, value):
-        return signed(value)
-
-    def value_small_points(self, value):
-        return value
 
     def render_provisional(self, value):
         if not value:
