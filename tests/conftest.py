@@ -45,33 +45,135 @@ def on_postgresql() -> bool:
     return connection.vendor == "postgresql"
 
 
+# Fixtures through which a test reaches the suite's database (pytest-django's, and the
+# folders' shared events, which ask for django_db_setup).
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "live_server", "django_db_setup",
+                               "django_db_reset_sequences", "django_db_serialized_rollback"})
+
+
+def uses_the_database(item) -> bool:
+    """Whether the test can reach the suite's database: pytest-django refuses any other
+    test a query, so this is exact for the tests that pass."""
+    if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+        return True
+    from django.test import TransactionTestCase
+
+    test_class = getattr(item, "cls", None)
+    return test_class is not None and issubclass(test_class, TransactionTestCase)
+
+
+# Events built once and shared by several modules: their tests run in one process of the
+# suite (pytest-xdist's loadgroup), so that each is built once, not once per process.
+SHARED_EVENTS = ("live_demo",)
+# Modules of tests taking seconds each (browser walks, demo builds, hypothesis against
+# references, the shared events) go first, so that no process is left with a long test
+# after the other has finished.
+LONG_MARKERS = ("browser", "slow")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``postgres`` (row locks that SQLite does not have) run only when the
-    suite runs on PostgreSQL (DATABASE_URL); on SQLite they are deselected, not skipped:
-    CI runs the suite on both, and there nothing may be skipped. Tests marked
-    ``own_database`` start the application in a child process on a SQLite database of
-    their own, the same whatever the suite's database: they run in the SQLite pass and
-    are deselected in the PostgreSQL one (the same test twice would only take its time)."""
-    other = "own_database" if on_postgresql() else "postgres"
-    elsewhere = [item for item in items if item.get_closest_marker(other)]
+    """The tests run once where it matters. CI runs the suite on SQLite, then on PostgreSQL:
+    - tests marked ``postgres`` (row locks that SQLite does not have) run only on
+      PostgreSQL; on SQLite they are deselected, not skipped (nothing may be skipped in CI);
+    - tests that never reach the database (the rules engine, settings read in a child
+      process, …) run in the SQLite pass only: on PostgreSQL they would do the same again;
+    - tests marked ``own_database`` start the application in a child process on a SQLite
+      database of their own, whatever the suite's database: they run in the SQLite pass."""
+    if on_postgresql():
+        elsewhere = [item for item in items if item.get_closest_marker("own_database")
+                     or not uses_the_database(item)]
+    else:
+        elsewhere = [item for item in items if item.get_closest_marker("postgres")]
     if elsewhere:
         config.hook.pytest_deselected(items=elsewhere)
-        items[:] = [item for item in items if not item.get_closest_marker(other)]
+        deselected = set(elsewhere)
+        items[:] = [item for item in items if item not in deselected]
+    for item in items:
+        for event in SHARED_EVENTS:
+            if event in item.fixturenames:
+                item.add_marker(pytest.mark.xdist_group(event))
+    long_modules = {item.module for item in items
+                    if any(item.get_closest_marker(name) for name in LONG_MARKERS)
+                    or any(event in item.fixturenames for event in SHARED_EVENTS)}
+    # A stable sort: each module's tests stay together and in their order.
+    items.sort(key=lambda item: item.module not in long_modules)
 
 
 def chromium_available() -> bool:
     return os.path.exists(CHROMIUM) or shutil.which(CHROMIUM) is not None
 
 
+PASSWORD = "a-Long-pass-123"
+
+
+def new_user(username, *, superuser=False, password=PASSWORD):
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    if superuser:
+        return users.create_superuser(username, "", password)
+    return users.create_user(username, password=password)
+
+
+def new_tournament(n=1, **values):
+    """Tournament ``n`` ("Open n"), running, unless ``values`` say otherwise."""
+    from tournament.models import Tournament
+
+    values.setdefault("name", f"Open {n}")
+    values.setdefault("slug", f"open-{n}")
+    values.setdefault("starts_on", dt.date(2026, 11, 20))
+    values.setdefault("ends_on", dt.date(2026, 11, 22))
+    values.setdefault("status", Tournament.Status.RUNNING)
+    return Tournament.objects.create(**values)
+
+
+def new_staff(tournament, role, username, *, chief=False):
+    """A user holding ``role`` in ``tournament`` (chief=True for the chief referee)."""
+    from tournament.models import StaffRole
+
+    user = new_user(username)
+    StaffRole.objects.create(tournament=tournament, user=user, role=role,
+                             is_chief_referee=chief)
+    return user
+
+
+def new_team(tournament, n=1, **fields):
+    """Team ``n`` (code Tn, two players) entered through the service."""
+    from tournament.services.teams import insert_team, parse_team_entry
+
+    raw = {"code": f"T{n}", "name": f"Team {n}", "player1": f"Player {n}a",
+           "player2": f"Player {n}b", **fields}
+    return insert_team(tournament, parse_team_entry(raw))
+
+
+def seeded_teams(tournament, count):
+    """Teams T1…Tn ("Team 001"…) seeded 1…n."""
+    return [new_team(tournament, i, name=f"Team {i:03d}", seed=str(i))
+            for i in range(1, count + 1)]
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """One transaction around a module's tests, for an event the module builds once (in a
+    module-scoped fixture asking for this one) rather than for every test. Each test runs
+    in a savepoint inside it (the module is marked ``django_db``) and the whole is rolled
+    back after the module's last test. A test gets the event's rows read afresh: it may
+    change the instances it is given, and its changes to the database are undone."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def make_user(django_user_model):
+def make_user(db):
     counter = iter(range(1, 10_000))
 
-    def make(username=None, *, superuser=False, password="a-Long-pass-123"):
-        username = username or f"user{next(counter)}"
-        if superuser:
-            return django_user_model.objects.create_superuser(username, "", password)
-        return django_user_model.objects.create_user(username, password=password)
+    def make(username=None, *, superuser=False, password=PASSWORD):
+        return new_user(username or f"user{next(counter)}", superuser=superuser,
+                        password=password)
 
     return make
 
@@ -83,18 +185,10 @@ def admin_user(make_user):
 
 @pytest.fixture
 def make_tournament(db):
-    from tournament.models import Tournament
-
     counter = iter(range(1, 10_000))
 
     def make(**values):
-        n = next(counter)
-        values.setdefault("name", f"Open {n}")
-        values.setdefault("slug", f"open-{n}")
-        values.setdefault("starts_on", dt.date(2026, 11, 20))
-        values.setdefault("ends_on", dt.date(2026, 11, 22))
-        values.setdefault("status", Tournament.Status.RUNNING)
-        return Tournament.objects.create(**values)
+        return new_tournament(next(counter), **values)
 
     return make
 
@@ -107,14 +201,10 @@ def tournament(make_tournament):
 @pytest.fixture
 def staff_user(make_user):
     """A user holding ``role`` in ``tournament`` (chief=True for the chief referee)."""
-    from tournament.models import StaffRole
+    counter = iter(range(1, 10_000))
 
     def make(tournament, role, *, chief=False, username=None):
-        user = make_user(username)
-        StaffRole.objects.create(
-            tournament=tournament, user=user, role=role, is_chief_referee=chief
-        )
-        return user
+        return new_staff(tournament, role, username or f"staff{next(counter)}", chief=chief)
 
     return make
 
@@ -131,15 +221,10 @@ def actor():
 
 @pytest.fixture
 def make_team(db):
-    from tournament.services.teams import insert_team, parse_team_entry
-
     counter = iter(range(1, 10_000))
 
     def make(tournament, **fields):
-        n = next(counter)
-        raw = {"code": f"T{n}", "name": f"Team {n}", "player1": f"Player {n}a",
-               "player2": f"Player {n}b", **fields}
-        return insert_team(tournament, parse_team_entry(raw))
+        return new_team(tournament, next(counter), **fields)
 
     return make
 
@@ -173,10 +258,16 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture
-def screenshot_dir(tmp_path):
-    """Where browser tests save their screenshots (SCREENSHOT_DIR to keep them)."""
+def screenshot_dir(tmp_path, monkeypatch):
+    """Where browser tests save their screenshots: SCREENSHOT_DIR, for a person to look at.
+    Without it nobody would see them, and they are not taken (the page's screenshot does
+    nothing): a full-page picture of a wide page costs a tenth of a second or more, a fifth
+    of the time of the browser tests."""
     path = os.environ.get("SCREENSHOT_DIR")
     if not path:
+        from playwright.sync_api import Page
+
+        monkeypatch.setattr(Page, "screenshot", lambda self, *args, **kwargs: b"")
         return tmp_path
     os.makedirs(path, exist_ok=True)
     from pathlib import Path

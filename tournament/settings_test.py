@@ -38,3 +38,8 @@ PUBLIC_CACHE_SECONDS = 0
 # Every audit entry a test makes is worded at once: an action without wording, or data its
 # wording cannot use, fails the test that made it (tournament/audit_wording/).
 AUDIT_WORDING_CHECK = True
+# A test database is thrown away: PostgreSQL need not wait for the disk at each commit
+# (the browser tests and the concurrency tests commit; the others roll back).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["options"] = (_options.get("options", "") + " -c synchronous_commit=off").strip()

@@ -5,6 +5,7 @@ import random
 import pytest
 from django.utils import timezone
 
+from tests.conftest import seeded_teams
 from tournament.models import Round
 
 
@@ -14,42 +15,47 @@ def director_actor(tournament, staff_user, actor):
 
 
 @pytest.fixture
-def teams(tournament, make_team):
+def teams(tournament, db):
     """Teams T1…Tn seeded 1…n."""
 
     def make(n):
-        return [make_team(tournament, code=f"T{i}", name=f"Team {i:03d}", seed=str(i))
-                for i in range(1, n + 1)]
+        return seeded_teams(tournament, n)
 
     return make
 
 
-@pytest.fixture
-def finish_round(director_actor):
+def play_to_the_end(director_actor, round_, totals=None, *, seed=0):
     """Play a round to the end: totals for every match (random unless given), signed off,
     its result rows written (as the sign-off does), closed. Stands in for result entry,
     which has its own tests."""
     from tournament.services.rounds import close_round, publish_round, start_round
     from tournament.services.team_results import write_bye_results, write_match_results
 
+    rng = random.Random(seed + round_.pk)
+    round_.refresh_from_db()
+    if round_.status == Round.Status.DRAFT:
+        publish_round(director_actor, round_, override_reason="test")
+    if round_.status != Round.Status.IN_PLAY:
+        start_round(director_actor, round_)
+    # A knockout match is never left tied at random: it would go on with extra hands
+    # (and the ids that seed the choice differ from one database to the other).
+    choices = [-60, -25, 25, 60] if round_.stage.kind == "knockout" else [-60, -25, 0, 25, 60]
+    for match in round_.matches.all():
+        home = (totals or {}).get(match.number, rng.choice(choices))
+        match.home_total, match.away_total = home, -home
+        match.signed_off_at = timezone.now()
+        match.save()
+        write_match_results(match)  # the result rows the standings read
+    write_bye_results(round_)
+    return close_round(director_actor, round_)
+
+
+@pytest.fixture
+def finish_round(director_actor):
+    """``play_to_the_end`` by the tournament's director."""
+
     def finish(round_, totals=None, *, seed=0):
-        rng = random.Random(seed + round_.pk)
-        round_.refresh_from_db()
-        if round_.status == Round.Status.DRAFT:
-            publish_round(director_actor, round_, override_reason="test")
-        if round_.status != Round.Status.IN_PLAY:
-            start_round(director_actor, round_)
-        # A knockout match is never left tied at random: it would go on with extra hands
-        # (and the ids that seed the choice differ from one database to the other).
-        choices = [-60, -25, 25, 60] if round_.stage.kind == "knockout" else [-60, -25, 0, 25, 60]
-        for match in round_.matches.all():
-            home = (totals or {}).get(match.number, rng.choice(choices))
-            match.home_total, match.away_total = home, -home
-            match.signed_off_at = timezone.now()
-            match.save()
-            write_match_results(match)  # the result rows the standings read
-        write_bye_results(round_)
-        return close_round(director_actor, round_)
+        return play_to_the_end(director_actor, round_, totals, seed=seed)
 
     return finish
 

@@ -91,6 +91,7 @@ def forget_demo_accounts() -> None:
     get_user_model().objects.filter(username__in=[DIRECTOR, REFEREE, SCORER]).delete()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event():
     out = io.StringIO()

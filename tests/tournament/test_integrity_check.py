@@ -14,6 +14,7 @@ import io
 import uuid
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -21,8 +22,18 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.models import AuditEntry, HandResult, Match, Round, Stage, TeamResult
+from tests.conftest import new_staff, new_tournament, seeded_teams
+from tournament.models import (
+    AuditEntry,
+    HandResult,
+    Match,
+    Round,
+    Stage,
+    TeamResult,
+    Tournament,
+)
 from tournament.selectors.integrity import check_standings
+from tournament.services import Actor
 from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
@@ -66,26 +77,27 @@ def match_of(round_, home, away):
     return Match.objects.get(round=round_, home__code=home, away__code=away)
 
 
-@pytest.fixture
-def referee(tournament, staff_user, actor):
-    return actor(staff_user(tournament, "referee", username="referee"))
+pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def event(director_actor, referee, tournament, teams):
-    tournament.hands_per_match = 1
-    tournament.save()
-    stage = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
-    allot_groups(director_actor, stage, [teams(5)])
-    one = begin(director_actor, stage)
-    play(director_actor, match_of(one, "T2", "T5"), GIN, KNOCK)
-    play(director_actor, match_of(one, "T3", "T4"), UNDERCUT, DRAW)
-    close_round(director_actor, one)
-    two = begin(director_actor, stage)
-    play(director_actor, match_of(two, "T5", "T3"), KNOCK, GIN)
-    play(director_actor, match_of(two, "T1", "T2"), GIN, DRAW)
-    close_round(director_actor, two)
-    three = begin(director_actor, stage)
+@pytest.fixture(scope="module")
+def built(module_db):
+    """The event, built once for the module's tests (each runs in a savepoint)."""
+    tournament = new_tournament(name="World Cup", slug="world-cup", venue="Shanghai",
+                                hands_per_match=1)
+    director = Actor(new_staff(tournament, "director", "director"), ip="10.0.0.7")
+    referee = Actor(new_staff(tournament, "referee", "referee"), ip="10.0.0.7")
+    stage = create_stage(director, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director, stage, [seeded_teams(tournament, 5)])
+    one = begin(director, stage)
+    play(director, match_of(one, "T2", "T5"), GIN, KNOCK)
+    play(director, match_of(one, "T3", "T4"), UNDERCUT, DRAW)
+    close_round(director, one)
+    two = begin(director, stage)
+    play(director, match_of(two, "T5", "T3"), KNOCK, GIN)
+    play(director, match_of(two, "T1", "T2"), GIN, DRAW)
+    close_round(director, two)
+    three = begin(director, stage)
     first = match_of(two, "T1", "T2").tables.get(position=1)
     record_hand_result(referee, first, 1, DRAW, seen_version=1, request_token=uuid.uuid4(),
                        reason="it was a draw")  # provisional until signed off again
@@ -93,6 +105,21 @@ def event(director_actor, referee, tournament, teams):
     record_penalty(referee, team=forfeited.away, round=three, kind="default",
                    match=forfeited, reason="no show")
     return stage
+
+
+@pytest.fixture
+def event(built):
+    return Stage.objects.get(pk=built.pk)
+
+
+@pytest.fixture
+def tournament(event):
+    return Tournament.objects.get(pk=event.tournament_id)
+
+
+@pytest.fixture
+def director_actor(tournament):
+    return Actor(user=User.objects.get(username="director"), ip="10.0.0.7")
 
 
 def row(stage, number, code):

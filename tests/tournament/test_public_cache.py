@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.tournament.views.public_event import build_event, entry_for
+from tests.tournament.views.public_event import entry_for, one_event_per_module
 from tournament import public_cache
 from tournament.models import Match, Table
 from tournament.services.base import ServiceError
@@ -26,11 +26,8 @@ def cached(settings):
     cache.clear()
 
 
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    tournament.live_results = "live"
-    tournament.save()
-    return build_event(director_actor, tournament, make_team, closed=1)
+built_event, event, tournament = one_event_per_module(
+    closed=1, tournament_fields={"live_results": "live"})
 
 
 def standings_url(tournament):

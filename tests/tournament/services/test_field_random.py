@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import field_standings_reference as reference
 import individual_reference
+import pytest
 import test_standings_random as random_event
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -82,6 +83,7 @@ def individual_figures(standings):
                      for row in standings.rows]}
 
 
+@pytest.mark.slow
 class RandomFieldTests(random_event.RandomTournamentTests):
     test_stored_standings_equal_a_slow_reference = None  # run in its own module
 

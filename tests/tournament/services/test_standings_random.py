@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import uuid
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -237,6 +238,7 @@ def reference_table(stage) -> tuple[list[tuple[int, str, int, int]], set[str]]:
 
 # The random tournaments --------------------------------------------------------------------
 
+@pytest.mark.slow
 class RandomTournamentTests(TestCase):
     """hypothesis runs each example in a transaction of its own and rolls it back."""
 

@@ -4,7 +4,6 @@ in play with chosen results at chosen tables."""
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import itertools
 import re
@@ -12,7 +11,6 @@ import uuid
 from dataclasses import dataclass, field
 
 import pytest
-from django.db import transaction
 
 from tournament.models import (
     Deal,
@@ -20,7 +18,6 @@ from tournament.models import (
     Match,
     Penalty,
     Round,
-    StaffRole,
     Stage,
     Team,
     Tournament,
@@ -109,41 +106,31 @@ class Event:
                      kept_back=list(self.kept_back), finished=list(self.finished))
 
 
-def one_event_per_module(**options):
+def one_event_per_module(*, tournament_fields=None, **options):
     """Fixtures for a test module whose tests read one event: ``event`` (built by
-    ``build_event(**options)`` once for the module, in a transaction rolled back after the
-    module's last test) and ``tournament``, its tournament. Each test gets them freshly read
+    ``build_event(**options)`` once for the module, inside ``module_db``'s transaction)
+    and ``tournament``, its tournament. Each test gets them freshly read
     and runs in its own savepoint, so what it changes is gone for the next test. A test that
     needs a tournament of its own asks for ``make_tournament``.
 
+    ``tournament_fields`` are the tournament's settings other than the defaults.
     Use: ``built_event, event, tournament = one_event_per_module()`` at the module's top."""
 
     @pytest.fixture(scope="module", name="built_event")
-    def built_event(django_db_setup, django_db_blocker):
-        from django.contrib.auth import get_user_model
-
+    def built_event(module_db):
+        from tests.conftest import new_staff, new_team, new_tournament
         from tournament.services import Actor
-        from tournament.services.teams import insert_team, parse_team_entry
 
-        with django_db_blocker.unblock(), transaction.atomic():
-            tournament = Tournament.objects.create(
-                name="World Cup", slug="world-cup", venue="Shanghai",
-                starts_on=dt.date(2026, 11, 20), ends_on=dt.date(2026, 11, 22),
-                status=Tournament.Status.RUNNING)
-            director = get_user_model().objects.create_user("event-director")
-            StaffRole.objects.create(tournament=tournament, user=director, role="director")
+        tournament = new_tournament(name="World Cup", slug="world-cup", venue="Shanghai",
+                                    **(tournament_fields or {}))
+        director = new_staff(tournament, "director", "event-director")
+        numbers = itertools.count(1)
 
-            numbers = itertools.count(1)
+        def make_team(tournament, **fields):  # as the suite's make_team names them
+            return new_team(tournament, next(numbers), **fields)
 
-            def make_team(tournament, **fields):  # as the suite's make_team names them
-                n = next(numbers)
-                return insert_team(tournament, parse_team_entry(
-                    {"code": f"T{n}", "name": f"Team {n}", "player1": f"Player {n}a",
-                     "player2": f"Player {n}b", **fields}))
-
-            yield build_event(Actor(user=director, ip="10.0.0.7"), tournament, make_team,
-                              **options)
-            transaction.set_rollback(True)
+        return build_event(Actor(user=director, ip="10.0.0.7"), tournament, make_team,
+                           **options)
 
     @pytest.fixture(name="event")
     def event(built_event, db):

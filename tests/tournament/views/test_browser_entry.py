@@ -56,7 +56,9 @@ def approve_and_sign(page):
             button = page.locator(f"#hand-{hand} button", has_text=f"Seat {seat} approves")
             if button.count():
                 button.click()
-                page.wait_for_load_state()
+                # The hand's row comes back without the seat's button: until then the
+                # next row may be in the middle of being replaced.
+                button.wait_for(state="detached")
     for seat in (1, 2):
         page.locator("button", has_text=f"Seat {seat} (").click()
         page.wait_for_load_state()

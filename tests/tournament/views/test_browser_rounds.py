@@ -101,8 +101,9 @@ def enter_hand(page, hand, outcome, seat=None, mine=None, theirs=None):
 def approve_and_sign(page, hands):
     for hand in range(1, hands + 1):
         for seat in (1, 2):
-            page.locator(f"#hand-{hand} button", has_text=f"Seat {seat} approves").click()
-            page.wait_for_load_state()
+            button = page.locator(f"#hand-{hand} button", has_text=f"Seat {seat} approves")
+            button.click()
+            button.wait_for(state="detached")  # the row came back approved
     for seat in (1, 2):
         page.locator("button", has_text=f"Seat {seat} (").click()
         page.wait_for_load_state()
