@@ -11,11 +11,18 @@ import re
 import shutil
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Playwright runs an event loop in the test thread; the live server's ORM calls are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+# Hypothesis in CI (.ci/run sets HYPOTHESIS_PROFILE=ci): no deadline on a shared machine, a
+# failing example printed so that it can be replayed, no example database left on disk.
+# Example counts stay each test's own (its @settings).
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True, database=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def require_part(available: bool, what: str) -> None:
@@ -93,11 +100,11 @@ def pytest_collection_modifyitems(config, items):
         for event in SHARED_EVENTS:
             if event in item.fixturenames:
                 item.add_marker(pytest.mark.xdist_group(event))
-    long_modules = {item.module for item in items
+    long_modules = {getattr(item, "module", None) for item in items
                     if any(item.get_closest_marker(name) for name in LONG_MARKERS)
                     or any(event in item.fixturenames for event in SHARED_EVENTS)}
     # A stable sort: each module's tests stay together and in their order.
-    items.sort(key=lambda item: item.module not in long_modules)
+    items.sort(key=lambda item: getattr(item, "module", None) not in long_modules)
 
 
 def chromium_available() -> bool:

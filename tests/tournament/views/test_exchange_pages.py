@@ -17,7 +17,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from tests.tournament.test_exchange import BROKEN, _broken, same_people
+from tests.tournament.test_exchange import same_people
+from tests.tournament.test_exchange_refusals import BROKEN, _broken
 from tests.tournament.views.public_event import one_event_per_module
 from tournament.exchange.backups import list_backups
 from tournament.exchange.common import EXPORT_ACTION, IMPORT_ACTION, dump
