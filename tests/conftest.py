@@ -166,7 +166,8 @@ def module_db(django_db_setup, django_db_blocker):
     module-scoped fixture asking for this one) rather than for every test. Each test runs
     in a savepoint inside it (the module is marked ``django_db``) and the whole is rolled
     back after the module's last test. A test gets the event's rows read afresh: it may
-    change the instances it is given, and its changes to the database are undone."""
+    change the instances it is given, and its changes to the database are undone. Not in a
+    module with a Django ``TestCase`` class: its end closes the connection."""
     from django.db import transaction
 
     with django_db_blocker.unblock(), transaction.atomic():

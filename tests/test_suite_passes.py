@@ -20,10 +20,6 @@ def test_a_test_asking_for_the_database_runs_in_both(request, db):
     assert uses_the_database(request.node)
 
 
-def test_a_test_reading_a_module_event_runs_in_both(request, module_db):
-    assert uses_the_database(request.node)
-
-
 class DjangoTestCaseTests(TestCase):
     """hypothesis.extra.django.TestCase is one of these (the random-event tests)."""
 
@@ -33,3 +29,9 @@ class DjangoTestCaseTests(TestCase):
     @pytest.fixture(autouse=True)
     def _item(self, request):
         self._pytest_item = request.node
+
+
+# Last: a Django TestCase class closes the connection when it ends, which would end the
+# module's transaction under the tests after it (module_db).
+def test_a_test_reading_a_module_event_runs_in_both(request, module_db):
+    assert uses_the_database(request.node)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from tests.tournament.views.public_event import (
     build_event,
     leaked_runs,
+    one_event_per_module,
     page_text,
     public_runs,
     secret_runs,
@@ -25,9 +26,7 @@ from tournament.services.rounds import publish_round
 screen_view = importlib.import_module("tournament.views.public.screen")
 
 
-@pytest.fixture
-def event(director_actor, tournament, make_team):
-    return build_event(director_actor, tournament, make_team)
+built_event, event, tournament = one_event_per_module()
 
 
 def urls(tournament):
@@ -66,7 +65,8 @@ def test_the_screen_shows_what_the_setting_allows_and_no_card(client, tournament
         assert not scored  # no match has every box finished everywhere
 
 
-def test_a_sign_off_reaches_the_fragment(client, director_actor, tournament, make_team):
+def test_a_sign_off_reaches_the_fragment(client, own_tournament, make_team):
+    tournament, director_actor = own_tournament
     event = build_event(director_actor, tournament, make_team, closed=1)
     url = urls(tournament)[1]
     assert "official" not in page_text(client.get(url).content.decode())
@@ -101,8 +101,9 @@ def sign_off_everything(actor, round_):
         sign_off_match(actor, Match.objects.get(pk=match.pk))
 
 
-def test_each_section_shows_its_first_page_without_script(client, director_actor,
-                                                          tournament, make_team, monkeypatch):
+def test_each_section_shows_its_first_page_without_script(client, own_tournament, make_team,
+                                                          monkeypatch):
+    tournament, director_actor = own_tournament
     monkeypatch.setattr(screen_view, "STANDINGS_ROWS", 3)
     monkeypatch.setattr(screen_view, "MATCH_ROWS", 2)
     monkeypatch.setattr(screen_view, "DRAW_ROWS", 2)
@@ -187,7 +188,8 @@ def test_the_screen_reads_in_a_pinned_number_of_queries(
 
 
 def test_the_screen_with_the_next_draw_reads_in_a_pinned_number_of_queries(
-        client, director_actor, tournament, make_tournament, make_team, staff_user, actor):
+        client, own_tournament, make_tournament, make_team, staff_user, actor):
+    tournament, director_actor = own_tournament
     larger = make_tournament(name="Asian Cup", slug="asian-cup")
     director = actor(staff_user(larger, "director", username="director2"))
     for who, where, teams, closed in ((director_actor, tournament, 4, 1),
