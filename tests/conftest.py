@@ -78,7 +78,7 @@ SHARED_EVENTS = ("live_demo",)
 LONG_MARKERS = ("browser", "slow")
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+@pytest.hookimpl(wrapper=True)  # around pytest-django's order and pytest-xdist's groups
 def pytest_collection_modifyitems(config, items):
     """The tests run once where it matters. CI runs the suite on SQLite, then on PostgreSQL:
     - tests marked ``postgres`` (row locks that SQLite does not have) run only on
@@ -86,7 +86,10 @@ def pytest_collection_modifyitems(config, items):
     - tests that never reach the database (the rules engine, settings read in a child
       process, …) run in the SQLite pass only: on PostgreSQL they would do the same again;
     - tests marked ``own_database`` start the application in a child process on a SQLite
-      database of their own, whatever the suite's database: they run in the SQLite pass."""
+      database of their own, whatever the suite's database: they run in the SQLite pass.
+    Then the order: pytest-django puts the tests that commit (the browser's) after the
+    others, as Django does; the modules of long tests go first all the same (a test that
+    commits leaves the database as migrated: it is flushed and post_migrate runs again)."""
     if on_postgresql():
         elsewhere = [item for item in items if item.get_closest_marker("own_database")
                      or not uses_the_database(item)]
@@ -100,6 +103,7 @@ def pytest_collection_modifyitems(config, items):
         for event in SHARED_EVENTS:
             if event in item.fixturenames:
                 item.add_marker(pytest.mark.xdist_group(event))
+    yield  # pytest-django orders the tests, pytest-xdist names the groups
     long_modules = {getattr(item, "module", None) for item in items
                     if any(item.get_closest_marker(name) for name in LONG_MARKERS)
                     or any(event in item.fixturenames for event in SHARED_EVENTS)}
