@@ -30,8 +30,3 @@ class DjangoTestCaseTests(TestCase):
     def _item(self, request):
         self._pytest_item = request.node
 
-
-# Last: a Django TestCase class closes the connection when it ends, which would end the
-# module's transaction under the tests after it (module_db).
-def test_a_test_reading_a_module_event_runs_in_both(request, module_db):
-    assert uses_the_database(request.node)
