@@ -18,6 +18,7 @@ from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
 from tournament.services.pins import check_pin, counts_wrong_pins
+from tournament.services.prepared import prepared_rows
 
 
 def approve_hand(actor: Actor, result: HandResult, seat: int, *,
@@ -43,9 +44,9 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
         # The hand's current result and the seat's approval of it in one query: an approval
         # is as many round trips as the scorer's taps, so no dearer than a save.
-        result = HandResult.objects.filter(table=table, hand=hand, is_current=True).annotate(
-            approved=Subquery(Approval.objects.filter(result=OuterRef("pk"), seat=seat)
-                              .values("pk")[:1])).order_by().first()
+        found = prepared_rows("approval-of-hand", _current_with_approval,
+                              [table.pk, hand, seat])
+        result = found[0] if found else None
         if result is None or result.version != version:
             earlier = (Approval.objects.filter(request_token=request_token).first()
                        if request_token is not None else None)
@@ -69,6 +70,15 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
               match=table.match_id, seat=seat, version=result.version,
               table_number=table.number)
     return approval
+
+
+def _current_with_approval(table: int, hand: int, seat: int):
+    """The hand's current result (one at most: constraint result_one_current), with the
+    seat's approval of it as ``approved`` (its key, or None)."""
+    return (HandResult.objects.filter(table_id=table, hand=hand, is_current=True)
+            .annotate(approved=Subquery(Approval.objects.filter(result=OuterRef("pk"),
+                                                                seat=seat).values("pk")[:1]))
+            .order_by()[:1])
 
 
 def seat_player(table: Table, seat: int) -> Player:

@@ -30,6 +30,7 @@ from tournament.services.cards import CardsEntry, settle_cards
 from tournament.services.devices import check_table_for
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
+from tournament.services.prepared import prepared_rows
 from tournament.services.signoff import sign_off_match
 
 
@@ -49,11 +50,20 @@ def _token(request_token) -> uuid.UUID:
 
 
 def _table(table_id: int) -> Table:
+    """The table a command names, with its match, round, stage and tournament (in SQL built
+    once per connection: every command reads one)."""
     try:
-        return Table.objects.select_related("match__round__stage__tournament").get(
-            pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise ServiceError(gettext("there is no table %(id)s") % {"id": table_id}) from None
+        found = prepared_rows("command-table", _table_query, [int(table_id)])
+    except (ValueError, TypeError):
+        found = []
+    if not found:
+        raise ServiceError(gettext("there is no table %(id)s") % {"id": table_id})
+    return found[0]
+
+
+def _table_query(pk: int):
+    return (Table.objects.select_related("match__round__stage__tournament")
+            .filter(pk=pk).order_by())
 
 
 def enter(actor: Actor, table_id: int, hand: int, value: HandEntry | CardsEntry, *,

@@ -27,17 +27,15 @@ order and the refusal outside a transaction hold on both.
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import OperationalError, models, transaction
-from django.db.models.query import get_related_populators
 from django.utils.translation import gettext
 
 from tournament.models import Match, Player, Round, Table
 from tournament.services.base import ServiceError
+from tournament.services.prepared import prepared_rows
 
 LOCK_TIMEOUT_MS = 10_000
 
@@ -105,14 +103,14 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
         else:
             joined = related
 
-        def query(model=model, joined=joined, pks=pks) -> models.QuerySet:
+        def query(pks: list[int], model=model, joined=joined) -> models.QuerySet:
             rows = model.objects.select_for_update(of=("self",))
             if joined:
                 rows = rows.select_related(*joined)
             return rows.filter(pk__in=pks).order_by("pk")
 
         try:
-            rows = {row.pk: row for row in _read(connection, (kind, joined), query, pks)}
+            rows = {row.pk: row for row in _read((kind, joined), query, pks)}
         except OperationalError as error:
             if getattr(getattr(error, "__cause__", None), "sqlstate", None) == "55P03":
                 raise ServiceError(
@@ -128,65 +126,19 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
     return Locked(**found)
 
 
-# Building a lock query's SQL (the joins, ninety columns, the order) costs Django ten times
-# as much as running it, and a hand's save and its two approvals lock the same shapes again
-# and again. So the SQL of a shape (a kind, what it joins, one to four rows) is built by
-# Django once per connection and kept with what turns its rows into models, as a QuerySet
-# would; only the primary keys change from one call to the next.
+# A hand's save and its two approvals lock the same shapes again and again: the SQL of a
+# shape (a kind, what it joins, one to four rows) is built by Django once per connection
+# (services.prepared); only the primary keys change from one call to the next.
 _PREPARED_ROWS = 4
-_prepared = threading.local()  # .by_connection: connection → {shape: _Prepared}, per thread
 
 
-class _Prepared:
-    """One shape of lock query, built by Django from ``query``: its SQL and the recipe
-    ``ModelIterable`` follows to make the models (with what they bring) from its rows."""
-
-    def __init__(self, query: models.QuerySet):
-        compiler = query.query.get_compiler(using=query.db)
-        self.sql, self.params = compiler.as_sql()
-        self.db, self.compiler = query.db, compiler
-        select, klass_info = compiler.select, compiler.klass_info
-        self.model = klass_info["model"]
-        fields = klass_info["select_fields"]
-        self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [column[0].target.attname for column in select[self.start:self.end]]
-        self.populators = get_related_populators(klass_info, select, self.db)
-        self.converters = compiler.get_converters(
-            [column[0] for column in select[:compiler.col_count]])
-
-    def rows(self, connection, pks: list[int]) -> Iterator[models.Model]:
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, pks)
-            rows = cursor.fetchall()
-        if self.converters:
-            rows = self.compiler.apply_converters(rows, self.converters)
-        for row in rows:
-            obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
-            for populator in self.populators:
-                populator.populate(row, obj)
-            yield obj
-
-
-def _read(connection, shape: tuple, query: Callable[[], models.QuerySet],
+def _read(shape: tuple, query: Callable[[list[int]], models.QuerySet],
           pks: list[int]) -> Iterable[models.Model]:
-    """The rows of a lock query (``query()`` makes it): through its prepared SQL when the
-    shape is a small one, without building the QuerySet again."""
+    """The rows of a lock query (``query(pks)`` makes it): through its prepared SQL when
+    the shape is a small one."""
     if len(pks) > _PREPARED_ROWS:
-        return query()
-    if not hasattr(_prepared, "by_connection"):
-        _prepared.by_connection = weakref.WeakKeyDictionary()
-    kept = _prepared.by_connection.setdefault(connection, {})
-    key = (*shape, len(pks))
-    prepared = kept.get(key)
-    if prepared is None:
-        queryset = query()
-        if queryset.db != connection.alias:
-            return queryset
-        prepared = _Prepared(queryset)
-        if list(prepared.params) != pks:  # not a shape whose only parameters are the keys
-            return queryset
-        kept[key] = prepared
-    return prepared.rows(connection, pks)
+        return query(pks)
+    return prepared_rows(("lock", *shape), lambda *keys: query(list(keys)), pks)
 
 
 def _attach_parents(rows: Iterable[models.Model], name: str, parents: dict[int, models.Model],

@@ -1,0 +1,142 @@
+"""Queries built once per connection (services.prepared): the same models as the QuerySet,
+what it brings and its annotations included; one statement a call and no SQL built again;
+any shape whose SQL does not take its parameters by position alone runs as the QuerySet."""
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.db.models import OuterRef, Subquery
+from django.db.models.sql.compiler import SQLCompiler
+from django.test.utils import CaptureQueriesContext
+
+from tournament.models import Approval, HandResult, Stage, Table
+from tournament.services.approvals import approve_hand
+from tournament.services.draw import generate_round
+from tournament.services.entry import record_hand_result
+from tournament.services.hands import HandEntry
+from tournament.services.prepared import prepared_rows
+from tournament.services.rounds import publish_round, start_round
+from tournament.services.stages import create_stage, enter_teams
+
+
+@pytest.fixture
+def played(round_in_play, director_actor):
+    """A round in play of two matches: at each table hands 1 to 3 entered, hand 2 twice,
+    hand 1 approved by seat 1, hand 2 (its second version) by both seats."""
+    round_ = round_in_play(4, hands=4)
+    for table in Table.objects.filter(round=round_):
+        for hand, version in ((1, 0), (2, 0), (2, 1), (3, 0)):
+            result = record_hand_result(director_actor, table, hand,
+                                        HandEntry("knock", 1 + version, 4, 20),
+                                        seen_version=version, request_token=uuid.uuid4())
+        for hand, seat in ((1, 1), (2, 1), (2, 2)):
+            result = HandResult.objects.get(table=table, hand=hand, is_current=True)
+            approve_hand(director_actor, result, seat)
+    return round_
+
+
+def with_approval(table: int, hand: int, seat: int):
+    return (HandResult.objects.filter(table_id=table, hand=hand, is_current=True)
+            .annotate(approved=Subquery(Approval.objects.filter(result=OuterRef("pk"),
+                                                                seat=seat).values("pk")[:1]))
+            .order_by())
+
+
+def with_parents(pk: int):
+    return Table.objects.select_related("match__round__stage__tournament").filter(pk=pk)
+
+
+def same(found, expected) -> bool:
+    """Equal models with equal field values, annotations and related rows read."""
+    def seen(row):
+        values = {f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
+        return type(row), values, getattr(row, "approved", "-")
+    return [seen(row) for row in found] == [seen(row) for row in expected]
+
+
+def compiled(monkeypatch) -> list:
+    calls = []
+    original = SQLCompiler.as_sql
+
+    def as_sql(self, *args, **kwargs):
+        calls.append(self.query.model)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", as_sql)
+    return calls
+
+
+def test_the_rows_are_the_querysets_with_what_they_bring(played, monkeypatch):
+    tables = list(Table.objects.filter(round=played).order_by("pk"))
+    for table in tables:
+        for hand, seat, approved in ((1, 1, True), (1, 2, False), (2, 2, True),
+                                     (3, 1, False), (4, 1, None)):
+            found = prepared_rows("test-approval", with_approval, [table.pk, hand, seat])
+            assert same(found, list(with_approval(table.pk, hand, seat))), (table, hand)
+            if approved is None:
+                assert found == []
+            else:
+                assert (found[0].approved is not None) == approved, (hand, seat)
+        [read] = prepared_rows("test-table", with_parents, [table.pk])
+        expected = with_parents(table.pk).get()
+        assert same([read], [expected])
+        # The related rows came with it: no query to reach the tournament.
+        with CaptureQueriesContext(connection) as queries:
+            assert read.match.round.stage.tournament == expected.match.round.stage.tournament
+        assert not queries.captured_queries
+
+
+def test_after_the_first_call_each_call_is_one_statement_and_nothing_is_built(
+        played, monkeypatch):
+    tables = list(Table.objects.filter(round=played).order_by("pk"))
+    prepared_rows("test-built-once", with_approval, [tables[0].pk, 1, 1])
+    calls = compiled(monkeypatch)
+    for table in tables:
+        with CaptureQueriesContext(connection) as queries:
+            found = prepared_rows("test-built-once", with_approval, [table.pk, 3, 2])
+        assert len(queries.captured_queries) == 1 and found[0].table_id == table.pk
+    assert calls == []
+
+
+@pytest.mark.parametrize("make", [
+    # A value written into the SQL's text (a limit) rather than passed as a parameter.
+    lambda table, count: HandResult.objects.filter(table_id=table).order_by("hand")[:count],
+    # A parameter Django receives transformed.
+    lambda table, hand: HandResult.objects.filter(table_id=table, hand=hand + 1).order_by(),
+    # A fixed value equal to the first build's stand-in for the hand: told apart by the
+    # second build (taken for the hand, it would find nothing for hand 1).
+    lambda table, hand: HandResult.objects.filter(table_id=table, hand=hand,
+                                                  version__lt=32_002).order_by(),
+], ids=["limit-in-the-text", "transformed", "a-value-like-a-stand-in"])
+def test_a_shape_that_is_not_parameters_by_position_runs_as_the_queryset(played, make,
+                                                                          monkeypatch):
+    tables = list(Table.objects.filter(round=played).order_by("pk"))
+    for table in tables:
+        for second in (1, 2, 5):
+            assert same(prepared_rows(("test-fallback", id(make)), make, [table.pk, second]),
+                        list(make(table.pk, second)))
+    calls = compiled(monkeypatch)
+    prepared_rows(("test-fallback", id(make)), make, [tables[0].pk, 2])
+    assert calls, "the QuerySet was built again"
+
+
+def test_values_out_of_a_columns_range_are_left_to_django(played):
+    table = Table.objects.filter(round=played).first()
+    for hand in (-1, 40_000, 2**40):
+        assert prepared_rows("test-range", with_approval, [table.pk, hand, 1]) == []
+    assert prepared_rows("test-range", with_parents, [2**63 + 1]) == []
+
+
+def test_a_started_round_reads_the_same_through_both(director_actor, tournament, teams):
+    """A table before any hand: related rows and no annotation to speak of."""
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    enter_teams(director_actor, stage, teams(4))
+    round_ = generate_round(director_actor, stage)
+    publish_round(director_actor, round_)
+    start_round(director_actor, round_)
+    for table in Table.objects.filter(round=round_):
+        assert same(prepared_rows("test-table", with_parents, [table.pk]),
+                    [with_parents(table.pk).get()])
+        assert prepared_rows("test-approval", with_approval, [table.pk, 1, 1]) == []
