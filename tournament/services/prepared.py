@@ -22,7 +22,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 
 from django.db import models, transaction
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
 _kept = threading.local()  # .by_connection: connection → {shape: _Prepared | None}
 # Values every integer column takes (Django refuses to query a small column with a value
@@ -40,25 +40,29 @@ def _stand_ins(count: int, offset: int) -> list[int]:
 
 class _Prepared:
     """One shape's SQL, where each of its parameters comes from (the caller's argument of
-    that index, or a fixed value) and the recipe ``ModelIterable`` follows for its rows."""
+    that index, or a fixed value) and the recipe ``ModelIterable`` follows for its rows
+    (for a ``values_list()``, the rows are the tuples)."""
 
     def __init__(self, queryset: models.QuerySet, sources: list[tuple[bool, object]]):
         compiler = queryset.query.get_compiler(using=queryset.db)
         self.sql = compiler.as_sql()[0]
         self.sources = sources
         self.db, self.compiler = queryset.db, compiler
+        self.col_count = compiler.col_count
         select, klass_info = compiler.select, compiler.klass_info
+        self.converters = compiler.get_converters(
+            [column[0] for column in select[:compiler.col_count]])
+        self.tuples = queryset._iterable_class is ValuesListIterable  # the rows as they come
+        if self.tuples:
+            return
         self.model = klass_info["model"]
         fields = klass_info["select_fields"]
         self.start, self.end = fields[0], fields[-1] + 1
         self.init_list = [column[0].target.attname for column in select[self.start:self.end]]
         self.populators = get_related_populators(klass_info, select, self.db)
         self.annotations = list(compiler.annotation_col_map.items())
-        self.col_count = compiler.col_count
-        self.converters = compiler.get_converters(
-            [column[0] for column in select[:compiler.col_count]])
 
-    def rows(self, connection, arguments: Sequence) -> list[models.Model]:
+    def rows(self, connection, arguments: Sequence) -> list[models.Model] | list[tuple]:
         params = [arguments[value] if is_argument else value
                   for is_argument, value in self.sources]
         with connection.cursor() as cursor:
@@ -66,6 +70,8 @@ class _Prepared:
             rows = [row[:self.col_count] for row in cursor.fetchall()]
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
+        if self.tuples:
+            return [tuple(row) for row in rows]
         found = []
         for row in rows:
             obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
@@ -92,6 +98,10 @@ def _prepare(make: Callable[..., models.QuerySet], count: int,
         built.append((queryset, sql, [(True, index[p]) if _is_int(p) and p in index
                                       else (False, p) for p in params]))
     (queryset, sql, sources), (_q, again_sql, again_sources) = built
+    if queryset._iterable_class not in (ModelIterable, ValuesListIterable) or (
+            queryset._iterable_class is ValuesListIterable
+            and (queryset.query.annotation_select or queryset.query.extra_select)):
+        return None  # flat, named or reordered values, dictionaries: not kept
     if sql != again_sql or sources != again_sources:
         return None
     if sorted({n for is_argument, n in sources if is_argument}) != list(range(count)):
@@ -104,11 +114,12 @@ def _is_int(value) -> bool:
 
 
 def prepared_rows(shape: Hashable, make: Callable[..., models.QuerySet],
-                  arguments: Sequence[int]) -> list[models.Model]:
-    """The models ``make(*arguments)`` gives, through SQL Django built once for ``shape``
-    on this connection. ``make`` must build the same query whatever integers it is given
-    (each argument used as a value, never to choose what to build); ``shape`` names what
-    it builds, with anything that changes the query (how many keys, what is joined)."""
+                  arguments: Sequence[int]) -> list[models.Model] | list[tuple]:
+    """The models ``make(*arguments)`` gives (the tuples, for a ``values_list()``), through
+    SQL Django built once for ``shape`` on this connection. ``make`` must build the same
+    query whatever integers it is given (each argument used as a value, never to choose
+    what to build); ``shape`` names what it builds, with anything that changes the query
+    (how many keys, what is joined)."""
     if not all(_is_int(value) and 0 <= value <= _LARGEST for value in arguments):
         return list(make(*arguments))
     connection = transaction.get_connection()

@@ -36,6 +36,7 @@ from tournament.models import (
     TeamResult,
 )
 from tournament.selectors.penalties import withdrawn_teams
+from tournament.services.prepared import prepared_rows
 
 
 def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
@@ -51,10 +52,8 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
         return
     # Unordered: the totals and gins do not depend on the order, and the models' default
     # order (table → round → stage) would join three tables into every save.
-    read = list(HandResult.objects.filter(table__match=match, is_current=True).order_by()
-                .values_list("table__position", "seat1_points", "seat2_points",
-                             "declarer_seat", "outcome", "table_id", "hand",
-                             "false_knock_seat"))
+    # Every save reads it: its SQL is built once per connection (services.prepared).
+    read = prepared_rows("match-hands", _current_hands, [match.pk])
     if hands_of is not None:
         _save_tallies({hands_of.pk: [
             (hand, one, two, outcome, declarer, false_knock)
@@ -71,6 +70,12 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
     gins = team_gins((position, seat, outcome) for position, _1, _2, seat, outcome in hands)
     _save(match, _rows(match, team_outcomes(home, away, rules), gins, forfeit=False,
                        provisional=match.signed_off_at is None), void)
+
+
+def _current_hands(match: int):
+    return (HandResult.objects.filter(table__match_id=match, is_current=True).order_by()
+            .values_list("table__position", "seat1_points", "seat2_points", "declarer_seat",
+                         "outcome", "table_id", "hand", "false_knock_seat"))
 
 
 def _rows(match: Match, outcomes: tuple[TeamOutcome, TeamOutcome], gins: tuple[int, int], *,

@@ -140,3 +140,25 @@ def test_a_started_round_reads_the_same_through_both(director_actor, tournament,
         assert same(prepared_rows("test-table", with_parents, [table.pk]),
                     [with_parents(table.pk).get()])
         assert prepared_rows("test-approval", with_approval, [table.pk, 1, 1]) == []
+
+
+def test_a_values_list_gives_its_tuples_and_flat_or_named_ones_run_as_the_queryset(played):
+    def hands(table: int):
+        return (HandResult.objects.filter(table_id=table, is_current=True)
+                .order_by("hand").values_list("hand", "version", "seat1_points"))
+
+    def flat(table: int):
+        return HandResult.objects.filter(table_id=table).order_by("pk").values_list(
+            "version", flat=True)
+
+    def named(table: int):
+        return HandResult.objects.filter(table_id=table).order_by("pk").values_list(
+            "hand", "version", named=True)
+
+    for table in Table.objects.filter(round=played):
+        for make in (hands, flat, named):
+            for _ in range(2):
+                assert prepared_rows(("test-values", make.__name__), make, [table.pk]) == \
+                    list(make(table.pk))
+        assert [hand for hand, _v, _p in prepared_rows(("test-values", "hands"), hands,
+                                                       [table.pk])] == [1, 2, 3]
