@@ -5,20 +5,38 @@ from __future__ import annotations
 from django.db.models import Q
 
 from tournament.models import Penalty, RoundEntry, Stage, Team
+from tournament.prepared import prepared_rows
 
 
 def withdrawn_teams(stage: Stage) -> set[int]:
     """Teams out of a stage: a default in one of its rounds (in a group stage that withdraws
-    the team), or a team's disqualification in this stage or an earlier one."""
-    active = Penalty.objects.filter(undone_at__isnull=True, round__stage__tournament_id=
-                                    stage.tournament_id)
-    defaulted = Q(kind=Penalty.Kind.DEFAULT, round__stage=stage)
+    the team), or a team's disqualification in this stage or an earlier one. (Every save in
+    a group stage asks: its SQL is built once per connection, ``tournament.prepared``.)"""
+    if stage.kind == Stage.Kind.GROUPS:
+        rows = prepared_rows("withdrawn-teams-groups", _withdrawn_groups,
+                             [stage.tournament_id, stage.pk, stage.order])
+    else:
+        rows = prepared_rows("withdrawn-teams", _withdrawn_elsewhere,
+                             [stage.tournament_id, stage.order])
+    return {team for team, in rows}
+
+
+def _withdrawn(tournament: int, defaulted: Q, stage_order: int):
     disqualified = Q(kind=Penalty.Kind.DISQUALIFICATION, player__isnull=True,
-                     round__stage__order__lte=stage.order)
-    if stage.kind != Stage.Kind.GROUPS:
-        defaulted = Q(pk__in=[])  # outside a group stage a default loses only its match
-    return set(active.filter(defaulted | disqualified).order_by().values_list("team_id",
-                                                                             flat=True))
+                     round__stage__order__lte=stage_order)
+    return (Penalty.objects.filter(undone_at__isnull=True,
+                                   round__stage__tournament_id=tournament)
+            .filter(defaulted | disqualified).order_by().values_list("team_id"))
+
+
+def _withdrawn_groups(tournament: int, stage: int, stage_order: int):
+    return _withdrawn(tournament, Q(kind=Penalty.Kind.DEFAULT, round__stage_id=stage),
+                      stage_order)
+
+
+def _withdrawn_elsewhere(tournament: int, stage_order: int):
+    # Outside a group stage a default loses only its match.
+    return _withdrawn(tournament, Q(pk__in=[]), stage_order)
 
 
 def point_penalties(stage: Stage) -> list[Penalty]:

@@ -14,11 +14,11 @@ from django.utils.translation import gettext
 from scoring import seating
 from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
 from tournament.permissions import Perm, require
+from tournament.prepared import prepared_rows
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
 from tournament.services.pins import check_pin, counts_wrong_pins
-from tournament.services.prepared import prepared_rows
 
 
 def approve_hand(actor: Actor, result: HandResult, seat: int, *,

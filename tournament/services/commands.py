@@ -24,13 +24,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from tournament.models import Approval, CommandReceipt, HandResult, Match, Table, TableSignature
+from tournament.prepared import prepared_rows
 from tournament.services.approvals import approve_version, sign_table
 from tournament.services.base import Actor, ServiceError
 from tournament.services.cards import CardsEntry, settle_cards
 from tournament.services.devices import check_table_for
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
-from tournament.services.prepared import prepared_rows
 from tournament.services.signoff import sign_off_match
 
 

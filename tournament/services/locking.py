@@ -34,8 +34,8 @@ from django.db import OperationalError, models, transaction
 from django.utils.translation import gettext
 
 from tournament.models import Match, Player, Round, Table
+from tournament.prepared import prepared_rows
 from tournament.services.base import ServiceError
-from tournament.services.prepared import prepared_rows
 
 LOCK_TIMEOUT_MS = 10_000
 
@@ -128,7 +128,7 @@ def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] =
 
 # A hand's save and its two approvals lock the same shapes again and again: the SQL of a
 # shape (a kind, what it joins, one to four rows) is built by Django once per connection
-# (services.prepared); only the primary keys change from one call to the next.
+# (tournament.prepared); only the primary keys change from one call to the next.
 _PREPARED_ROWS = 4
 
 

@@ -35,8 +35,8 @@ from tournament.models import (
     Table,
     TeamResult,
 )
+from tournament.prepared import prepared_rows
 from tournament.selectors.penalties import withdrawn_teams
-from tournament.services.prepared import prepared_rows
 
 
 def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
@@ -52,7 +52,7 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
         return
     # Unordered: the totals and gins do not depend on the order, and the models' default
     # order (table → round → stage) would join three tables into every save.
-    # Every save reads it: its SQL is built once per connection (services.prepared).
+    # Every save reads it: its SQL is built once per connection (tournament.prepared).
     read = prepared_rows("match-hands", _current_hands, [match.pk])
     if hands_of is not None:
         _save_tallies({hands_of.pk: [

@@ -1,4 +1,4 @@
-"""Queries built once per connection (services.prepared): the same models as the QuerySet,
+"""Queries built once per connection (tournament.prepared): the same models as the QuerySet,
 what it brings and its annotations included; one statement a call and no SQL built again;
 any shape whose SQL does not take its parameters by position alone runs as the QuerySet."""
 
@@ -11,11 +11,11 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 
 from tournament.models import Approval, HandResult, Stage, Table
+from tournament.prepared import prepared_rows
 from tournament.services.approvals import approve_hand
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
-from tournament.services.prepared import prepared_rows
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 
