@@ -20,6 +20,7 @@ from scoring.deals import deal_set_of
 from tournament.audit_wording import round_name
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
+from tournament.prepared import prepared_rows
 from tournament.selectors.results import is_correction
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
@@ -46,12 +47,17 @@ def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | N
     None when the round's deals were not made here."""
     if current is not None:
         return current.deal
-    try:  # one current deal a set and hand (constraint deal_one_current)
-        return Deal.objects.get(round=table.match.round, hand=hand, is_current=True,
-                                deal_set=deal_set_of(table.match.round.rules,
-                                                    table.match.number))
-    except Deal.DoesNotExist:
-        return None
+    round_ = table.match.round
+    # One current deal a set and hand (constraint deal_one_current); every first save of a
+    # hand asks, so its SQL is built once per connection (tournament.prepared).
+    found = prepared_rows("played-deal", _current_deal, [
+        round_.pk, hand, deal_set_of(round_.rules, table.match.number)])
+    return found[0] if found else None
+
+
+def _current_deal(round_: int, hand: int, deal_set: int):
+    return Deal.objects.filter(round_id=round_, hand=hand, deal_set=deal_set,
+                               is_current=True).order_by()
 
 
 def record_hand_result(
