@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
-
 from scoring import seating
 from tournament.models import Match, Player, Round, RoundEntry, Table, Team
 
@@ -101,21 +99,26 @@ def match_plan(match: Match) -> MatchPlan:
 
 
 def _match_plans(round_: Round, matches) -> list[MatchPlan]:
-    entries = RoundEntry.objects.select_related("team", "first_player", "second_player")
-    matches = (
-        matches.select_related("home", "away", "group")
-        .prefetch_related("tables", Prefetch("entries", queryset=entries))
-        .order_by("number")
-    )
+    matches = list(matches.select_related("home", "away", "group").order_by("number"))
+    # Tables and line-ups in one query each, grouped here: a prefetch would make a query set
+    # for each of a big round's 256 matches, which costs more than the rows.
+    tables: dict[int, list[Table]] = {}
+    entries: dict[int, list[RoundEntry]] = {}
+    if matches:
+        match_ids = [match.pk for match in matches]
+        for table in Table.objects.filter(match_id__in=match_ids).order_by("position"):
+            tables.setdefault(table.match_id, []).append(table)
+        for entry in (RoundEntry.objects.filter(match_id__in=match_ids)
+                      .select_related("team", "first_player", "second_player")):
+            entries.setdefault(entry.match_id, []).append(entry)
     hands = round_.hands_per_match
     plans = []
     for match in matches:
-        teams = {entry.side: entry.team for entry in match.entries.all()}
+        teams = {entry.side: entry.team for entry in entries.get(match.pk, ())}
         lineups = {entry.side: (entry.first_player, entry.second_player)
-                   for entry in match.entries.all()}
-        tables = sorted(match.tables.all(), key=lambda t: t.position)
+                   for entry in entries.get(match.pk, ())}
         table_plans = []
-        for table in tables:
+        for table in tables.get(match.pk, ()):
             seats = []
             for seat_number in (1, 2):
                 side = seating.seat_holder(table.position, seat_number).side

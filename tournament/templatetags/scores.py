@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import template
+from django.utils.html import escape, format_html
 
 from scoring.match import match_points, winner
 from scoring.seating import Side
@@ -69,10 +70,21 @@ def score_line(match) -> ScoreLine | None:
     )
 
 
-@register.inclusion_tag("entry/match_score.html")
-def match_score(match):
-    """``{% match_score match %}``: the official score line, or nothing."""
-    return {"score": score_line(match)}
+@register.simple_tag
+def match_score(match) -> str:
+    """``{% match_score match %}``: the official score line (the winner in bold), or nothing.
+    Written here rather than by a template of its own: a round's pages write it for each of
+    256 matches."""
+    score = score_line(match)
+    if score is None:
+        return ""
+
+    def team(code: str, side: str) -> str:
+        return format_html("<strong>{}</strong>", code) if score.winner == side else escape(code)
+
+    return format_html('<span class="match-score">{} {} : {} {}, {}</span>',
+                       team(score.home, "home"), score.home_total, score.away_total,
+                       team(score.away, "away"), score.points)
 
 
 @register.filter

@@ -192,3 +192,42 @@ def test_a_swap_that_would_break_the_round_robin_shows_the_reason(
     assert response.status_code == 200
     assert reason in response.content.decode()
     assert list(round_.matches.values_list("home_id", "away_id")) == before
+
+
+def test_the_draw_by_table_links_each_table_and_line_up_and_escapes_every_name(
+        client, logged_in, tournament, director_actor, make_team):
+    """The rows of the draw are written in one pass (templatetags/draw.py): each table
+    links to its entry screen, each team's line-up is linked once (on its match's first
+    table), a group match names its group, a reserve has its badge, and names are text."""
+    import re
+
+    from tournament.services.stages import allot_groups
+
+    field = [make_team(tournament, code=f"G{n}", name=f"Team {n}", player1=f"Ann {n}",
+                       player2=f"O'Brien & <b>{n}</b>", reserve=f"Res {n}")
+             for n in range(1, 5)]
+    stage = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, stage, [field])
+    round_ = generate_round(director_actor, stage)
+    team = field[0]
+    client.post(url("round_lineup", tournament.slug, round_.pk, team.pk),
+                {"first_player": team.players.get(is_reserve=True).pk,
+                 "second_player": team.players.get(number=1).pk})
+    page = client.get(url("round_detail", tournament.slug, round_.pk)).content.decode()
+    rows = re.findall(r"<tr[^>]*>\s*<td class=\"num\"><strong>.*?</tr>", page, re.S)
+    tables = list(round_.tables.order_by("number"))
+    assert len(rows) == len(tables) == 4
+    for row, table in zip(rows, tables, strict=True):
+        entry = reverse("director:table_entry", args=[tournament.slug, table.pk])
+        assert f'<a href="{entry}">{table.number}</a>' in row
+        assert f'<span class="muted">{table.match.group.name}</span>' in row
+        lineups = re.findall(r'href="([^"]*/lineup/\d+/)"', row)
+        if table.position == 1:
+            assert sorted(lineups) == sorted(
+                url("round_lineup", tournament.slug, round_.pk, side.pk)
+                for side in (table.match.home, table.match.away))
+        else:
+            assert not lineups
+    assert "O&#x27;Brien &amp; &lt;b&gt;2&lt;/b&gt;" in page and "<b>2</b>" not in page
+    assert page.count('<span class="badge">reserve</span>') == 1  # Res 1 plays one table
+    assert page.count("deals hands 1, 3, 5, 7") == 4

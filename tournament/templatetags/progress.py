@@ -1,0 +1,110 @@
+"""``{% match_states %}``: the matches of a round and their states, written in one pass.
+
+The director's round page lists every match (256 in a big round) with its score or teams
+and its state; written by the template engine row by row, the list took a third of the page
+(docs/benchmarks.md, issue 28). The words and the address are worked out once here.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_noop
+
+from tournament.models import Round
+from tournament.selectors.results import MatchProgress
+from tournament.templatetags.links import url_around
+from tournament.templatetags.scores import match_score
+
+register = template.Library()
+
+
+@register.simple_tag
+def match_states(progress: list[MatchProgress], round_: Round, slug: str) -> SafeString:
+    """An ``<li>`` for each match: a link to its page, its official score (or its two
+    teams) and its state; a match not official in a closed round is being corrected."""
+    match_url = url_around("director:match_page", slug)
+    closed = round_.status == Round.Status.CLOSED
+    official = escape(gettext("official"))
+    correcting = escape(gettext("being corrected (provisional)"))
+    correcting = f"<strong>{correcting}</strong>"
+    provisional = escape(gettext("provisional"))
+    items = []
+    for p in progress:
+        match = p.match
+        if p.state == "forfeited":
+            code = match.home.code if match.forfeited_by_id == match.home_id else match.away.code
+            state = escape(gettext("forfeited by %(team)s") % {"team": code})
+        elif p.state == "official":
+            state = official
+        else:
+            state = correcting if closed else provisional
+        result = (match_score(match) if p.state == "official" else
+                  f'<span class="team-code">{escape(match.home.code)}</span> – '
+                  f'<span class="team-code">{escape(match.away.code)}</span>')
+        extra = " state-correcting" if closed and p.state not in ("official", "forfeited") \
+            else ""
+        number = escape(gettext("Match %(n)s") % {"n": match.number})
+        items.append(
+            f'<li class="state-{p.state}{extra}">\n'
+            f'    <a href="{match_url[0]}{match.pk}{match_url[1]}">{number}</a>\n'
+            f'    <span class="result">{result}</span>\n'
+            f'    <span class="state">{state}</span>\n  </li>')
+    return SafeString("".join(items))
+
+
+# The words of a match's state on the progress page, by MatchProgress.state.
+_PROGRESS_WORDS = {
+    "awaiting_sign_off": gettext_noop("awaiting sign-off"),
+    "awaiting_signatures": gettext_noop("awaiting signatures"),
+    "awaiting_approval": gettext_noop("awaiting approval"),
+    "playing": gettext_noop("playing"),
+}
+
+
+@register.simple_tag
+def progress_rows(progress: list[MatchProgress], round_: Round, slug: str) -> SafeString:
+    """A ``<tr>`` for each match of the progress page: a link to its page, its state, its
+    score (or its two teams) with links to its tables' entry screens, and its hands
+    entered, approved and signatures."""
+    match_url = url_around("director:match_page", slug)
+    table_url = url_around("director:table_entry", slug)
+    closed = round_.status == Round.Status.CLOSED
+    official = escape(gettext("official"))
+    official = f"<strong>{official}</strong>"
+    correcting = escape(gettext("being corrected (provisional)"))
+    correcting = f"<strong>{correcting}</strong> · "
+    words = {state: escape(gettext(word)) for state, word in _PROGRESS_WORDS.items()}
+    entered, approved = escape(gettext("entered")), escape(gettext("approved"))
+    signed = escape(gettext("signed"))
+    table_word, forfeited = gettext("table %(n)s"), gettext("forfeited by %(team)s")
+    rows = []
+    for p in progress:
+        match = p.match
+        if p.state == "forfeited":
+            code = match.home.code if match.forfeited_by_id == match.home_id else match.away.code
+            state = f"<strong>{escape(forfeited % {'team': code})}</strong>"
+        elif p.state == "official":
+            state = official
+        else:
+            state = (correcting if closed else "") + words[p.state]
+        teams = (match_score(match) if p.state == "official" else
+                 f'<span class="team-code">{escape(match.home.code)}</span> – '
+                 f'<span class="team-code">{escape(match.away.code)}</span>')
+        tables = " · ".join(
+            f'<a href="{table_url[0]}{table.pk}{table_url[1]}">'
+            f'{escape(table_word % {"n": table.number})}</a>' for table in p.tables)
+        extra = " state-correcting" if closed and p.state not in ("official", "forfeited") \
+            else ""
+        label = escape(gettext("Match %(n)s") % {"n": match.number})
+        rows.append(
+            f'<tr class="state-{p.state}{extra}">\n'
+            f'    <td class="num match-no"><a href="{match_url[0]}{match.pk}{match_url[1]}" '
+            f'aria-label="{label}">{match.number}</a></td>\n'
+            f'    <td class="state">{state}</td>\n'
+            f'    <td class="teams">{teams} <span class="muted tables">{tables}</span></td>\n'
+            f'    <td class="num" data-label="{entered}">{p.entered} / {2 * p.hands}</td>\n'
+            f'    <td class="num" data-label="{approved}">{p.approved} / {2 * p.hands}</td>'
+            f'<td class="num" data-label="{signed}">{p.signatures} / 4</td>\n  </tr>')
+    return SafeString("".join(rows))
