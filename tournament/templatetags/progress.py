@@ -13,7 +13,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_noop
 
 from tournament.models import Round
+from tournament.selectors.anomalies import FarResult
 from tournament.selectors.results import MatchProgress
+from tournament.templatetags.comparison import points, versus
 from tournament.templatetags.links import url_around
 from tournament.templatetags.scores import match_score
 
@@ -108,3 +110,30 @@ def progress_rows(progress: list[MatchProgress], round_: Round, slug: str) -> Sa
             f'    <td class="num" data-label="{approved}">{p.approved} / {2 * p.hands}</td>'
             f'<td class="num" data-label="{signed}">{p.signatures} / 4</td>\n  </tr>')
     return SafeString("".join(rows))
+
+
+@register.simple_tag
+def far_results(far: list[FarResult], round_: Round, slug: str) -> SafeString:
+    """An ``<li>`` for each result far from the field (for referees): where it was played,
+    with a link to the table's entry screen, how far it is from the datum, and a link to
+    its box's traveller. A round with random results had 285 of them on the progress page,
+    the largest part of its time when the template wrote them."""
+    table_url = url_around("director:table_entry", slug)
+    traveller_url = url_around("director:traveller", slug, round_.pk)
+    where = gettext("Table %(n)s, hand %(hand)s")
+    how = gettext("%(points)s for the dealer cards against a datum of %(datum)s "
+                  "(%(difference)s, field of %(tables)s tables)")
+    traveller = escape(gettext("traveller"))
+    items = []
+    for item in far:
+        played = item.played
+        place = escape(where % {"n": played.table, "hand": played.hand})
+        distance = escape(how % {"points": points(item.dealer_points),
+                                 "datum": versus(item.datum_shown),
+                                 "difference": versus(item.difference_shown),
+                                 "tables": item.tables})
+        link = (f' · <a href="{traveller_url[0]}{played.deal_id}{traveller_url[1]}'
+                f'?table={played.table}">{traveller}</a>' if played.deal_id else "")
+        items.append(f'<li><a href="{table_url[0]}{played.table_id}{table_url[1]}">{place}'
+                     f'</a>: {distance}{link}</li>')
+    return SafeString("".join(items))

@@ -209,6 +209,10 @@ def test_anomalies_are_for_referees_and_directors_never_scorers(
         table = eight_tables.tables.get(number=2)
         assert reverse("director:table_entry", args=[tournament.slug, table.pk]) in \
             response.content.decode()
+        deal = Deal.objects.get(round=eight_tables, hand=1)
+        traveller = reverse("director:traveller", args=[tournament.slug, eight_tables.pk,
+                                                        deal.pk])
+        assert f'<a href="{traveller}?table=2">traveller</a>' in response.content.decode()
 
 
 def test_the_directors_round_page_lists_the_boxes_that_favoured_a_seat(
