@@ -22,6 +22,27 @@ from tournament.templatetags.scores import match_score
 register = template.Library()
 
 
+def _score_or_teams(p: MatchProgress) -> str:
+    """The official score line of the match, else its two teams' codes."""
+    match = p.match
+    if p.state == "official":
+        return match_score(match)
+    return (f'<span class="team-code">{escape(match.home.code)}</span> – '
+            f'<span class="team-code">{escape(match.away.code)}</span>')
+
+
+def _forfeited(p: MatchProgress, words: str) -> str:
+    """"forfeited by …" (``words``: its translation, with ``%(team)s``), escaped."""
+    match = p.match
+    code = match.home.code if match.forfeited_by_id == match.home_id else match.away.code
+    return escape(words % {"team": code})
+
+
+def _correcting_class(p: MatchProgress, closed: bool) -> str:
+    """A match neither official nor forfeited in a closed round is being corrected."""
+    return " state-correcting" if closed and p.state not in ("official", "forfeited") else ""
+
+
 @register.simple_tag
 def match_states(progress: list[MatchProgress], round_: Round, slug: str) -> SafeString:
     """An ``<li>`` for each match: a link to its page, its official score (or its two
@@ -32,26 +53,21 @@ def match_states(progress: list[MatchProgress], round_: Round, slug: str) -> Saf
     correcting = escape(gettext("being corrected (provisional)"))
     correcting = f"<strong>{correcting}</strong>"
     provisional = escape(gettext("provisional"))
+    forfeited, match_word = gettext("forfeited by %(team)s"), gettext("Match %(n)s")
     items = []
     for p in progress:
         match = p.match
         if p.state == "forfeited":
-            code = match.home.code if match.forfeited_by_id == match.home_id else match.away.code
-            state = escape(gettext("forfeited by %(team)s") % {"team": code})
+            state = _forfeited(p, forfeited)
         elif p.state == "official":
             state = official
         else:
             state = correcting if closed else provisional
-        result = (match_score(match) if p.state == "official" else
-                  f'<span class="team-code">{escape(match.home.code)}</span> – '
-                  f'<span class="team-code">{escape(match.away.code)}</span>')
-        extra = " state-correcting" if closed and p.state not in ("official", "forfeited") \
-            else ""
-        number = escape(gettext("Match %(n)s") % {"n": match.number})
+        number = escape(match_word % {"n": match.number})
         items.append(
-            f'<li class="state-{p.state}{extra}">\n'
+            f'<li class="state-{p.state}{_correcting_class(p, closed)}">\n'
             f'    <a href="{match_url[0]}{match.pk}{match_url[1]}">{number}</a>\n'
-            f'    <span class="result">{result}</span>\n'
+            f'    <span class="result">{_score_or_teams(p)}</span>\n'
             f'    <span class="state">{state}</span>\n  </li>')
     return SafeString("".join(items))
 
@@ -81,31 +97,27 @@ def progress_rows(progress: list[MatchProgress], round_: Round, slug: str) -> Sa
     entered, approved = escape(gettext("entered")), escape(gettext("approved"))
     signed = escape(gettext("signed"))
     table_word, forfeited = gettext("table %(n)s"), gettext("forfeited by %(team)s")
+    match_word = gettext("Match %(n)s")
     rows = []
     for p in progress:
         match = p.match
         if p.state == "forfeited":
-            code = match.home.code if match.forfeited_by_id == match.home_id else match.away.code
-            state = f"<strong>{escape(forfeited % {'team': code})}</strong>"
+            state = f"<strong>{_forfeited(p, forfeited)}</strong>"
         elif p.state == "official":
             state = official
         else:
             state = (correcting if closed else "") + words[p.state]
-        teams = (match_score(match) if p.state == "official" else
-                 f'<span class="team-code">{escape(match.home.code)}</span> – '
-                 f'<span class="team-code">{escape(match.away.code)}</span>')
         tables = " · ".join(
             f'<a href="{table_url[0]}{table.pk}{table_url[1]}">'
             f'{escape(table_word % {"n": table.number})}</a>' for table in p.tables)
-        extra = " state-correcting" if closed and p.state not in ("official", "forfeited") \
-            else ""
-        label = escape(gettext("Match %(n)s") % {"n": match.number})
+        label = escape(match_word % {"n": match.number})
         rows.append(
-            f'<tr class="state-{p.state}{extra}">\n'
+            f'<tr class="state-{p.state}{_correcting_class(p, closed)}">\n'
             f'    <td class="num match-no"><a href="{match_url[0]}{match.pk}{match_url[1]}" '
             f'aria-label="{label}">{match.number}</a></td>\n'
             f'    <td class="state">{state}</td>\n'
-            f'    <td class="teams">{teams} <span class="muted tables">{tables}</span></td>\n'
+            f'    <td class="teams">{_score_or_teams(p)} '
+            f'<span class="muted tables">{tables}</span></td>\n'
             f'    <td class="num" data-label="{entered}">{p.entered} / {2 * p.hands}</td>\n'
             f'    <td class="num" data-label="{approved}">{p.approved} / {2 * p.hands}</td>'
             f'<td class="num" data-label="{signed}">{p.signatures} / 4</td>\n  </tr>')
