@@ -141,6 +141,10 @@ def test_public_draw_shows_published_rounds_only(client, tournament, swiss, dire
     with django_assert_max_num_queries(12):
         by_table = client.get(public)
     assert by_table.status_code == 200
+    table_page = client.get(public, {"by": "table"}).content.decode()
+    # The public draw is the staff's rows without their links to entry and line-ups.
+    assert table_page.count("deals hands 1, 3, 5, 7") == 40
+    assert "/manage/" not in table_page.split('<table class="draw">')[1]
     with django_assert_max_num_queries(12):
         by_team = client.get(public, {"by": "team"})
     page = by_team.content.decode()
