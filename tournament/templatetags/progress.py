@@ -1,8 +1,10 @@
-"""``{% match_states %}``: the matches of a round and their states, written in one pass.
+"""A round's matches as the staff follow them, written in one pass: ``{% match_states %}``
+(the round page's list), ``{% progress_rows %}`` (the progress page's table) and
+``{% far_results %}`` (the referees' results far from the field).
 
-The director's round page lists every match (256 in a big round) with its score or teams
-and its state; written by the template engine row by row, the list took a third of the page
-(docs/benchmarks.md, issue 28). The words and the address are worked out once here.
+Written by the template engine row by row, these lists of 256 matches (and hundreds of far
+results) were most of the two pages' time (docs/benchmarks.md, issue 28). The words and
+the addresses are worked out once per list here; the states are ``MatchProgress.state``.
 """
 
 from __future__ import annotations

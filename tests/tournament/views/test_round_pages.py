@@ -235,3 +235,67 @@ def test_the_draw_by_table_links_each_table_and_line_up_and_escapes_every_name(
     assert "O&#x27;Brien &amp; &lt;b&gt;2&lt;/b&gt;" in page and "<b>2</b>" not in page
     assert page.count('<span class="badge">reserve</span>') == 1  # Res 1 plays one table
     assert page.count("deals hands 1, 3, 5, 7") == 4
+
+
+def test_the_round_and_progress_pages_name_each_match_s_state(
+        client, logged_in, tournament, director_actor, round_in_play):
+    """Written in one pass (templatetags/progress.py): every state a match can be in, on the
+    progress page's rows and the round page's list, each with its words and links."""
+    import re
+    import uuid
+
+    from tournament.services.approvals import approve_hand, sign_table
+    from tournament.services.entry import record_hand_result
+    from tournament.services.hands import HandEntry
+    from tournament.services.penalties import record_penalty
+    from tournament.services.signoff import sign_off_match
+
+    round_ = round_in_play(12, hands=1)
+    matches = list(round_.matches.order_by("number"))
+
+    def play(match, *, approve=False, sign=False):
+        for table in match.tables.order_by("position"):
+            # The home team knocks at both tables (it holds seat 1 at table 1, seat 2 at 2).
+            knock = HandEntry("knock", table.position, 4, 12)
+            result = record_hand_result(director_actor, table, 1, knock, seen_version=0,
+                                        request_token=uuid.uuid4())
+            for seat in (1, 2) if approve else ():
+                approve_hand(director_actor, result, seat)
+            for seat in (1, 2) if sign else ():
+                sign_table(director_actor, table, seat)
+
+    play(matches[1])
+    play(matches[2], approve=True)
+    play(matches[3], approve=True, sign=True)
+    play(matches[4], approve=True, sign=True)
+    sign_off_match(director_actor, matches[4])
+    record_penalty(director_actor, team=matches[5].away, round=round_, kind="default",
+                   match=matches[5], reason="did not come")
+    expected = ["playing", "awaiting_approval", "awaiting_signatures", "awaiting_sign_off",
+                "official", "forfeited"]
+    words = ["playing", "awaiting approval", "awaiting signatures", "awaiting sign-off",
+             "official", f"forfeited by {matches[5].away.code}"]
+
+    progress = client.get(url("round_progress", tournament.slug, round_.pk)).content.decode()
+    rows = re.findall(r'<tr class="state-([a-z_]+)">(.*?)</tr>', progress, re.S)
+    assert [state for state, _row in rows] == expected
+    for (_state, row), match, word, entered in zip(rows, matches, words,
+                                                   (0, 2, 2, 2, 2, 0), strict=True):
+        assert f'aria-label="Match {match.number}"' in row
+        assert re.search(rf'<td class="state">(<strong>)?{re.escape(word)}<', row), row
+        assert f'data-label="entered">{entered} / 2<' in row
+        for table in match.tables.all():
+            entry = reverse("director:table_entry", args=[tournament.slug, table.pk])
+            assert f'<a href="{entry}">table {table.number}</a>' in row
+    official = matches[4]
+    assert f"<strong>{official.home.code}</strong> +46 : −46 {official.away.code}, 3 : 1" \
+        in rows[4][1]
+
+    page = client.get(url("round_detail", tournament.slug, round_.pk)).content.decode()
+    items = re.findall(r'<li class="state-([a-z_]+)">(.*?)</li>', page, re.S)
+    assert [state for state, _item in items] == expected
+    shown = ["provisional"] * 4 + ["official", f"forfeited by {matches[5].away.code}"]
+    for (_state, item), match, word in zip(items, matches, shown, strict=True):
+        link = url("match_page", tournament.slug, match.pk)
+        assert f'<a href="{link}">Match {match.number}</a>' in item
+        assert f'<span class="state">{word}</span>' in item
