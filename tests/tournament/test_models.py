@@ -109,3 +109,15 @@ def test_an_import_keeps_its_times_in_its_own_thread_only(tournament):
     later = AuditEntry.objects.create(tournament=tournament, actor_name="x", action="x",
                                       summary="", created_at=given)
     assert later.created_at > given
+
+
+@pytest.mark.django_db
+def test_each_save_of_a_tracked_model_keeps_its_history_and_the_manager_class_is_made_once(
+        tournament):
+    assert type(Team.history) is type(Team.history)  # the class is made once
+    team = Team.objects.create(tournament=tournament, code="H1", name="History")
+    team.name = "History, renamed"
+    team.save()
+    assert [(h.history_type, h.name) for h in team.history.order_by("history_id")] == [
+        ("+", "History"), ("~", "History, renamed")]
+    assert [h.name for h in tournament.history.all()] == ["World Cup"]

@@ -6,11 +6,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring.pairing import round_slots
 from scoring.rules import Rules
 from tournament.models.fields import StampedTime
+from tournament.models.history import history as history_of_changes
 from tournament.wording import knockout_round_name
 
 
@@ -35,7 +35,7 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     publish_override_reason = models.TextField(blank=True)
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     class Meta:
         ordering = ["stage__order", "number"]
@@ -107,7 +107,7 @@ class Match(models.Model):
     forfeited_by = models.ForeignKey(
         "tournament.Team", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
     )
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     class Meta:
         ordering = ["round", "number"]
@@ -194,7 +194,7 @@ class RoundEntry(models.Model):
                                      blank=True, related_name="+")
     second_player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, null=True,
                                       blank=True, related_name="+")
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     class Meta:
         ordering = ["round", "team__name"]

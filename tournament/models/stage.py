@@ -3,9 +3,9 @@
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring.pairing import bracket_rounds
+from tournament.models.history import history as history_of_changes
 
 
 class Stage(models.Model):
@@ -40,7 +40,7 @@ class Stage(models.Model):
         _("qualifiers per group"), null=True, blank=True)
     extra_qualifiers = models.PositiveSmallIntegerField(
         _("best-placed of the next place across groups"), default=0)
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     class Meta:
         ordering = ["tournament", "order"]

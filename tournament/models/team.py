@@ -5,7 +5,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+
+from tournament.models.history import history as history_of_changes
 
 TEAM_CODE_PATTERN = r"^[A-Z0-9][A-Z0-9-]{0,9}$"
 # The fields of a team by name, as the team form, the CSV import (services.teams) and the
@@ -36,7 +37,7 @@ class Team(models.Model):
     seed = models.PositiveIntegerField(
         _("seed"), null=True, blank=True, validators=[MinValueValidator(1)]
     )
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     class Meta:
         ordering = ["name"]
@@ -69,7 +70,7 @@ class Player(models.Model):
     # Wrong PINs since the last right one; at the tournament's limit PIN entry is locked.
     pin_failures = models.PositiveSmallIntegerField(default=0)
     pin_locked_until = models.DateTimeField(null=True, blank=True)
-    history = HistoricalRecords(excluded_fields=["pin_hash", "pin_failures", "pin_locked_until"])
+    history = history_of_changes(excluded_fields=["pin_hash", "pin_failures", "pin_locked_until"])
 
     class Meta:
         ordering = ["team", "number"]

@@ -10,7 +10,6 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring import DealScope, DrawRule, RuleError, Rules
 from scoring.rules import (
@@ -20,6 +19,7 @@ from scoring.rules import (
     KNOCKOUT_TIEBREAK_HANDS_RANGE,
 )
 from tournament.models.fields import StampedTime
+from tournament.models.history import history as history_of_changes
 from tournament.wording import rule_message
 
 
@@ -218,7 +218,7 @@ class Tournament(models.Model):
 
     created_at = StampedTime(auto_now_add=True)
     updated_at = StampedTime(auto_now=True)
-    history = HistoricalRecords()
+    history = history_of_changes()
 
     RULE_FIELDS = (
         "hands_per_match", "knock_limit", "knock_bonus", "gin_bonus", "undercut_bonus",
