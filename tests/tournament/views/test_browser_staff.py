@@ -159,86 +159,115 @@ def director_pages(tournament, event) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
-def test_every_staff_page_reads_on_a_phone_and_a_wide_screen(page, live_server, tournament,
-                                                              event, director_actor,
-                                                              staff_user, viewport,
-                                                              screenshot_dir, settings,
-                                                              tmp_path):
-    name = "phone" if viewport == PHONE else "wide"
-    page.set_viewport_size(viewport)
-    found = {}
+class Walk:
+    """Pages looked at on a phone and on a wide screen, each visited once: the page is
+    audited at the width it was opened at, then at the other (the browser lays it out again
+    as a window resized). What is wrong goes into ``found``, by page and width."""
 
-    def walk(who, pages):
-        for key, path in pages:
-            response = page.goto(live_server.url + path)
-            if not response.ok:
-                found[f"{who} {key}"] = [f"status {response.status}"]
-                continue
-            page.screenshot(path=str(screenshot_dir / f"staff-{who}-{key}-{name}.png"),
+    def __init__(self, page, screenshot_dir):
+        self.page, self.screenshot_dir = page, screenshot_dir
+        self.found: dict[str, list[str]] = {}
+        self.widths = [("phone", PHONE), ("wide", WIDE)]
+        page.set_viewport_size(PHONE)
+
+    def look(self, key: str, page=None) -> None:
+        page = page or self.page
+        for name, viewport in self.widths if page is self.page else self.widths[:1]:
+            page.set_viewport_size(viewport)
+            page.screenshot(path=str(self.screenshot_dir / f"staff-{key}-{name}.png"),
                             full_page=True)
             problems = audit(page)
             if problems:
-                found[f"{who} {key}"] = problems
+                self.found[f"{key} at {name}"] = problems
+        if page is self.page:
+            self.widths.reverse()  # the next page opens at the width this one ended at
 
-    # The log-in page and the error pages, logged out.
-    page.goto(live_server.url + reverse("login"))
-    page.screenshot(path=str(screenshot_dir / f"staff-login-{name}.png"), full_page=True)
-    found.update({"login": audit(page)} if audit(page) else {})
-    # (A page of its own: the 404 is logged on the console, which fails the test's page.)
-    other = page.context.new_page()
-    other.set_viewport_size(viewport)
-    other.goto(live_server.url + "/no-such-page/")
-    other.screenshot(path=str(screenshot_dir / f"staff-404-{name}.png"), full_page=True)
-    found.update({"404": audit(other)} if audit(other) else {})
-    other.close()
+    def visit(self, who: str, pages) -> None:
+        for key, path in pages:
+            response = self.page.goto(self.live_server_url + path)
+            if not response.ok:
+                self.found[f"{who} {key}"] = [f"status {response.status}"]
+                continue
+            self.look(f"{who}-{key}")
 
+    def posted(self, key: str) -> None:
+        self.page.wait_for_load_state()
+        self.look(f"director-{key}")
+
+    def check(self) -> None:
+        assert not self.found, "\n".join(f"{key}: {problems}"
+                                          for key, problems in self.found.items())
+
+
+@pytest.fixture
+def walk(page, live_server, screenshot_dir):
+    walk = Walk(page, screenshot_dir)
+    walk.live_server_url = live_server.url
+    return walk
+
+
+# Each test looks at its pages on a phone (360 px) and a wide screen (1920 px); the two
+# share the pages between them.
+def test_every_director_page_reads_on_a_phone_and_a_wide_screen(
+        page, live_server, tournament, event, director_actor, walk, settings, tmp_path):
     log_in(page, live_server, director_actor.user)
-    walk("director", director_pages(tournament, event))
+    walk.visit("director", director_pages(tournament, event))
     # Pages that answer a POST: the integrity check, the preview of a team import, a
     # penalty form sent without its reason.
-    def posted(key):
-        page.wait_for_load_state()
-        page.screenshot(path=str(screenshot_dir / f"staff-director-{key}-{name}.png"),
-                        full_page=True)
-        if audit(page):
-            found[f"director {key}"] = audit(page)
-
     slug = tournament.slug
     page.goto(live_server.url + reverse("director:standings", args=[slug]))
     page.locator("form[action$='/standings/check/'] button").click()
-    posted("check")
+    walk.posted("check")
     page.goto(live_server.url + reverse("director:team_import", args=[slug]))
     page.set_input_files("input[type=file]", files=[{
         "name": "teams.csv", "mimeType": "text/csv",
         "buffer": (Path(settings.BASE_DIR) / "fixtures/teams-sample.csv").read_bytes()}])
     page.locator("main button.primary").click()
-    posted("import-preview")
+    walk.posted("import-preview")
     assert page.locator("table.import-preview").count(), "no import preview"
     page.goto(live_server.url + reverse("director:penalty_create", args=[slug]))
     page.locator("form.penalty-form button[type=submit]").click()
-    posted("penalty-errors")
+    walk.posted("penalty-errors")
 
     # An administrator: the import page and its preview, the backups.
     settings.BACKUP_DIR = tmp_path / "backups"
     call_command("backup", stdout=io.StringIO())
     admin = get_user_model().objects.create_superuser("admin", "", PASSWORD)
     log_in(page, live_server, admin)
-    walk("admin", [("import", reverse("director:import_upload")),
-                   ("backups", reverse("director:backups"))])
+    walk.visit("admin", [("import", reverse("director:import_upload")),
+                         ("backups", reverse("director:backups"))])
     page.goto(live_server.url + reverse("director:import_upload"))
     page.set_input_files("input[type=file]", files=[{
         "name": "world-cup.json", "mimeType": "application/json",
         "buffer": export_text(tournament, secrets=True).encode()}])
     page.locator("main button.primary").click()
-    posted("tournament-preview")
+    walk.posted("tournament-preview")
     assert page.locator("input[name=account_0]").count(), "no import preview"
+    walk.check()
 
+
+def test_every_page_of_a_referee_a_scorer_and_a_stranger_reads_on_a_phone_and_a_wide_screen(
+        page, live_server, tournament, event, staff_user, walk):
+    # The log-in page and the error pages, logged out.
+    page.goto(live_server.url + reverse("login"))
+    walk.look("login")
+    # (A page of its own: the 404 is logged on the console, which fails the test's page.)
+    for name, viewport in (("phone", PHONE), ("wide", WIDE)):
+        other = page.context.new_page()
+        other.set_viewport_size(viewport)
+        other.goto(live_server.url + "/no-such-page/")
+        other.screenshot(path=str(walk.screenshot_dir / f"staff-404-{name}.png"),
+                         full_page=True)
+        if audit(other):
+            walk.found[f"404 at {name}"] = audit(other)
+        other.close()
+
+    slug = tournament.slug
     match = Match.objects.filter(round=event.open).order_by("number").first()
     table = match.tables.order_by("position").first()
     referee = staff_user(tournament, Role.REFEREE, chief=True, username="referee")
     log_in(page, live_server, referee)
-    walk("referee", [
+    walk.visit("referee", [
         ("home", reverse("director:home")),
         ("dashboard", reverse("director:dashboard", args=[slug])),
         ("progress", reverse("director:round_progress", args=[slug, event.open.pk])),
@@ -249,23 +278,19 @@ def test_every_staff_page_reads_on_a_phone_and_a_wide_screen(page, live_server, 
     ])
     page.goto(live_server.url + reverse("director:round_progress", args=[slug, event.open.pk]))
     if not page.locator("section.far-results li").count():
-        found["referee progress"] = ["no result far from the field is listed"]
+        walk.found["referee progress"] = ["no result far from the field is listed"]
 
     scorer = staff_user(tournament, Role.SCORER, username="scorer")
     log_in(page, live_server, scorer)
     last = event.open.tables.order_by("-number").first()
-    walk("scorer", [
+    walk.visit("scorer", [
         ("home", reverse("director:home")),
         ("table", reverse("director:table_entry", args=[slug, last.pk])),
         ("match", reverse("director:match_page", args=[slug, last.match.pk])),
     ])
     page.goto(live_server.url + reverse("director:dashboard", args=[slug]))
-    page.screenshot(path=str(screenshot_dir / f"staff-scorer-403-{name}.png"), full_page=True)
-    if audit(page):
-        found["scorer 403"] = audit(page)
-
-    assert not found, "\n".join(f"{key} at {name}: {problems}"
-                                for key, problems in found.items())
+    walk.look("scorer-403")
+    walk.check()
 
 
 def test_the_error_pages_stand_alone(client):
