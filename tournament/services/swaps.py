@@ -159,6 +159,10 @@ def _round_robin_errors(round_: Round, group: Group, team_a: Team, team_b: Team)
     conflicts = swap_conflicts(played, rounds[number - 1:], team_a.pk, team_b.pk,
                                first_round=number)
     codes = dict(Team.objects.filter(pk__in=members).values_list("pk", "code"))
+    # In the order a director reads them: by round, then by the team's code (the engine's
+    # own order goes by the ids, which differ from one database to another).
+    conflicts.sort(key=lambda c: (c.again_in, c.other is None,
+                                  codes[c.other] if c.other is not None else ""))
     return [_conflict_message(conflict, codes) for conflict in conflicts]
 
 
