@@ -34,20 +34,20 @@ def event(source, director_actor, tournament, make_team):
     return build_event(director_actor, tournament, make_team, closed=1, codes=TEAMS)
 
 
-def each_view(page, live_server):
-    """Every language × width: the language chosen as the site's menu does (its cookie)."""
+def each_view(page, live_server, urls):
+    """Every page of ``urls`` in every language × width: the language chosen as the site's
+    menu does (its cookie); each page opened once a language and looked at on a phone and
+    on a wide screen (the window resized, as the browser lays a page out again)."""
     for language, code in LANGUAGES.items():
         page.context.add_cookies([{"name": "django_language", "value": code,
                                    "url": live_server.url}])
-        for width, viewport in VIEWPORTS.items():
-            page.set_viewport_size(viewport)
-            yield f"{language}-{width}", code, viewport
-
-
-def visit(page, url, code):
-    response = page.goto(url)
-    assert response.ok, url
-    assert page.get_attribute("html", "lang") == code, url
+        for url in urls:
+            response = page.goto(url)
+            assert response.ok, url
+            assert page.get_attribute("html", "lang") == code, url
+            for width, viewport in VIEWPORTS.items():
+                page.set_viewport_size(viewport)
+                yield url, f"{language}-{width}", viewport
 
 
 def wide(page) -> int:
@@ -69,13 +69,14 @@ def test_the_big_screen_and_the_public_match_page(page, live_server, tournament,
     match = Match.objects.filter(round=event.open).order_by("number").first()
     screen = live_server.url + reverse("public:screen", args=[tournament.slug])
     public_match = live_server.url + reverse("public:match", args=[tournament.slug, match.pk])
-    for view, code, viewport in each_view(page, live_server):
-        visit(page, screen, code)
-        page.screenshot(path=str(screenshot_dir / f"axe-screen-{view}.png"), full_page=True)
-        assert wide(page) <= viewport["width"], f"the big screen scrolls sideways ({view})"
-        assert_no_violation(page, f"the big screen ({view})", source)
-        visit(page, public_match, code)
-        assert_no_violation(page, f"the public match page ({view})", source)
+    for url, view, viewport in each_view(page, live_server, [screen, public_match]):
+        if url == screen:
+            page.screenshot(path=str(screenshot_dir / f"axe-screen-{view}.png"),
+                            full_page=True)
+            assert wide(page) <= viewport["width"], f"the big screen scrolls sideways ({view})"
+            assert_no_violation(page, f"the big screen ({view})", source)
+        else:
+            assert_no_violation(page, f"the public match page ({view})", source)
 
 
 def test_the_settings_and_the_staff_match_page(page, live_server, tournament, event,
@@ -86,17 +87,17 @@ def test_the_settings_and_the_staff_match_page(page, live_server, tournament, ev
                                               args=[tournament.slug])
     staff_match = live_server.url + reverse("director:match_page",
                                             args=[tournament.slug, match.pk])
-    for view, code, _viewport in each_view(page, live_server):
-        visit(page, settings_page, code)
-        page.screenshot(path=str(screenshot_dir / f"axe-settings-{view}.png"), full_page=True)
-        assert_no_violation(page, f"the tournament's settings ({view})", source)
-        visit(page, staff_match, code)
-        assert_no_violation(page, f"staff's match page ({view})", source)
+    for url, view, _viewport in each_view(page, live_server, [settings_page, staff_match]):
+        if url == settings_page:
+            page.screenshot(path=str(screenshot_dir / f"axe-settings-{view}.png"),
+                            full_page=True)
+            assert_no_violation(page, f"the tournament's settings ({view})", source)
+        else:
+            assert_no_violation(page, f"staff's match page ({view})", source)
 
 
 def test_the_api_docs(page, live_server, source, screenshot_dir):
-    for view, code, viewport in each_view(page, live_server):
-        visit(page, live_server.url + "/api/docs", code)
+    for _url, view, viewport in each_view(page, live_server, [live_server.url + "/api/docs"]):
         assert page.locator("section.api-operation").count() >= 20
         page.screenshot(path=str(screenshot_dir / f"axe-api-docs-{view}.png"))
         assert wide(page) <= viewport["width"], f"/api/docs scrolls sideways ({view})"
