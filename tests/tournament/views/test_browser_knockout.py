@@ -36,13 +36,16 @@ def bracket_fits(page) -> str:
 
 def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
     """The overview, the standings and the big screen in English and Chinese on a phone and
-    a projector: the teams still in while the final is in play, the champion after it."""
+    a projector: the teams still in while the final is in play, the champion after it. Each
+    page is opened once a language and looked at on both (the window resized)."""
+    widths = (("phone", PHONE), ("wide", WIDE))
     for language in ("en", "zh-Hans"):
         page.set_extra_http_headers({"Accept-Language": language})
-        for name, viewport in (("phone", PHONE), ("wide", WIDE)):
+        state = f"knockout-{'live' if live else 'finished'}-{language}"
+        page.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
+        for name, viewport in widths:
+            shot = f"{state}-{name}"
             page.set_viewport_size(viewport)
-            shot = f"knockout-{'live' if live else 'finished'}-{language}-{name}"
-            page.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
             page.screenshot(path=str(screenshot_dir / f"{shot}-home.png"), full_page=True)
             assert not overflow(page), (shot, overflow(page))
             leaders = page.locator("section.knockout-state").inner_text()
@@ -55,7 +58,10 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
                 assert CHAMPION[language] in leaders, shot
                 assert champion.name in page.locator(".champion").inner_text(), shot
 
-            page.goto(live_server.url + reverse("public:standings", args=[SLUG]))
+        page.goto(live_server.url + reverse("public:standings", args=[SLUG]))
+        for name, viewport in widths:
+            shot = f"{state}-{name}"
+            page.set_viewport_size(viewport)
             page.screenshot(path=str(screenshot_dir / f"{shot}-standings.png"),
                             full_page=True)
             assert not overflow(page), (shot, overflow(page))
@@ -67,17 +73,18 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
             scrolls = wrap.evaluate("e => e.scrollWidth > e.clientWidth")
             assert scrolls == (name == "phone"), shot  # sideways inside its own box only
 
-            if name == "wide":
-                page.goto(live_server.url + reverse("public:screen", args=[SLUG]))
-                page.screenshot(path=str(screenshot_dir / f"{shot}-screen.png"))
-                assert not overflow(page), (shot, overflow(page))
-                if live:
-                    screen_names = page.locator(".screen-bracket .bracket-round-name")
-                    assert [t.strip() for t in screen_names.all_inner_texts()] == \
-                        ROUND_NAMES[language], shot
-                    assert not bracket_fits(page), (shot, bracket_fits(page))
-                else:
-                    assert page.locator(".screen-podium-list li").count() == 3, shot
+        shot = f"{state}-wide"  # the big screen is the projector's
+        page.set_viewport_size(WIDE)
+        page.goto(live_server.url + reverse("public:screen", args=[SLUG]))
+        page.screenshot(path=str(screenshot_dir / f"{shot}-screen.png"))
+        assert not overflow(page), (shot, overflow(page))
+        if live:
+            screen_names = page.locator(".screen-bracket .bracket-round-name")
+            assert [t.strip() for t in screen_names.all_inner_texts()] == \
+                ROUND_NAMES[language], shot
+            assert not bracket_fits(page), (shot, bracket_fits(page))
+        else:
+            assert page.locator(".screen-podium-list li").count() == 3, shot
     page.set_extra_http_headers({"Accept-Language": "en"})
 
 
