@@ -91,21 +91,31 @@ def checks(tournament, event) -> list[tuple[str, str, str, str]]:
     ]
 
 
-@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
+# The pages are shared between two tests, each looking at its own on a phone and a wide
+# screen: a page is opened once and looked at on both (the window resized).
+EVENT_PAGES = ("list", "home", "rounds", "round", "draw-table", "draw-team", "hand-records",
+               "match", "standings")
+
+
+@pytest.mark.parametrize("part", ["event", "teams and players"])
 def test_every_public_page_reads_on_a_phone_and_a_wide_screen(page, live_server, tournament,
-                                                               event, viewport,
-                                                               screenshot_dir):
-    name = "phone" if viewport == PHONE else "wide"
-    page.set_viewport_size(viewport)
-    for key, path, selector, text in checks(tournament, event):
+                                                               event, part, screenshot_dir):
+    widths = [("phone", PHONE), ("wide", WIDE)]
+    pages = [check for check in checks(tournament, event)
+             if (check[0] in EVENT_PAGES) == (part == "event")]
+    for key, path, selector, text in pages:
         page.goto(live_server.url + path)
-        page.screenshot(path=str(screenshot_dir / f"public-{key}-{name}.png"), full_page=True)
-        assert page.locator("h1").count() == 1, key
-        assert text in page.locator(selector).first.inner_text(), (key, selector, text)
-        assert page.locator("nav.public-nav").count() == (0 if key == "list" else 1), key
-        assert not overflow(page), f"{key} scrolls sideways at {name}: {overflow(page)}"
-        assert not scrolled_tables(page), f"{key}: {scrolled_tables(page)} wider at {name}"
-        assert not clipped_cells(page), f"{key}: {clipped_cells(page)} cut at {name}"
+        for name, viewport in widths:
+            page.set_viewport_size(viewport)
+            page.screenshot(path=str(screenshot_dir / f"public-{key}-{name}.png"),
+                            full_page=True)
+            assert page.locator("h1").count() == 1, key
+            assert text in page.locator(selector).first.inner_text(), (key, selector, text)
+            assert page.locator("nav.public-nav").count() == (0 if key == "list" else 1), key
+            assert not overflow(page), f"{key} scrolls sideways at {name}: {overflow(page)}"
+            assert not scrolled_tables(page), f"{key}: {scrolled_tables(page)} wider at {name}"
+            assert not clipped_cells(page), f"{key}: {clipped_cells(page)} cut at {name}"
+        widths.reverse()  # the next page opens at the width this one ended at
 
 
 def test_a_match_in_play_holds_back_unfinished_boxes_on_a_phone(page, live_server,
