@@ -156,22 +156,26 @@ def _round_robin_errors(round_: Round, group: Group, team_a: Team, team_b: Team)
         Match.objects.filter(home__in=members, **earlier).values_list("home_id", "away_id"))
     played += [(team, None) for team in RoundEntry.objects.filter(
         team__in=members, side=RoundEntry.Side.BYE, **earlier).values_list("team_id", flat=True)]
-    conflicts = swap_conflicts(played, rounds[number - 1:], team_a.pk, team_b.pk,
-                               first_round=number)
-    codes = dict(Team.objects.filter(pk__in=members).values_list("pk", "code"))
-    # In the order a director reads them: by round, then by the team's code (the engine's
-    # own order goes by the ids, which differ from one database to another).
-    conflicts.sort(key=lambda c: (c.again_in, c.other is None,
-                                  codes[c.other] if c.other is not None else ""))
-    return [_conflict_message(conflict, codes) for conflict in conflicts]
+    # The engine is asked in the teams' codes: it names the conflicts in their order (round,
+    # then code), the order a director reads them in, whatever ids the database gave.
+    remaining = rounds[number - 1:]
+    teams = {team for boards in [played, *remaining] for board in boards for team in board
+             if team is not None} | {team_a.pk, team_b.pk}
+    codes = dict(Team.objects.filter(pk__in=teams).values_list("pk", "code"))
+
+    def named(boards):
+        return [(codes[home], None if away is None else codes[away]) for home, away in boards]
+
+    conflicts = swap_conflicts(named(played), [named(boards) for boards in remaining],
+                               codes[team_a.pk], codes[team_b.pk], first_round=number)
+    return [_conflict_message(conflict) for conflict in conflicts]
 
 
-def _conflict_message(conflict: SwapConflict[int], codes: dict[int, str]) -> str:
-    met, unmet = codes[conflict.met], codes[conflict.unmet]
-    if conflict.other is None:
+def _conflict_message(conflict: SwapConflict[str]) -> str:
+    met, unmet, other = conflict.met, conflict.unmet, conflict.other
+    if other is None:
         return (f"{met} has had its bye and {unmet} has not: after the swap {met} would "
                 f"have a second bye in round {conflict.again_in} and {unmet} none")
-    other = codes[conflict.other]
     return (f"{other} has met {met} already and {unmet} has not: after the swap {other} "
             f"would meet {met} again in round {conflict.again_in} and {unmet} never")
 
