@@ -2,7 +2,7 @@
 
     python bench/load.py [--seconds 60] [--scorers 32] [--spectators 200] [--think 0]
                          [--spectator-think 0] [--workers 2]
-                         [--staff-workers 0] [--keep-cluster]
+                         [--staff-workers 0] [--in-step] [--keep-cluster]
 
 On a PostgreSQL cluster of its own (bench/venue.py: 15/bench on 127.0.0.1:5434, made if
 missing and dropped again), database dupgin_bench_load: a 32-team Swiss event built through
@@ -15,7 +15,10 @@ mostly cache hits, invalidated by every save (``public_cache``).
   HTTP parsing), each logged in through the login form and saving the hands of its own
   table as the entry screen's browser does (htmx POST with the form's request token),
   one after another with ``--think`` seconds between saves (0: as fast as the server
-  answers); a failed save is sent again with the same token;
+  answers); a failed save is sent again with the same token. With a think time each
+  scorer's first save waits a random part of it, as scorers in a hall do not press *Save*
+  in step; ``--in-step`` sends all 32 first saves at the same moment (and the later ones
+  nearly so);
 - spectators: ``--spectators`` anonymous readers going round the tournament page, the
   standings, both rounds' pages and every match page. With ``--spectator-think`` 0 (the
   default) wrk (C, one thread) asks as fast as the server answers: the server's ceiling
@@ -65,7 +68,7 @@ function request()
 end
 function response(status, headers, body)
   local cache = headers["X-Public-Cache"]
-  if cache == "hit" then hits = hits + 1 else misses = misses + 1 end
+  if cache == "hit" or cache == "stale" then hits = hits + 1 else misses = misses + 1 end
 end
 function done(summary, latency, requests)
   local h, m = 0, 0
@@ -140,7 +143,7 @@ async def paced_spectators(base: str, paths: list[str], seconds: int, spectators
             try:
                 async with session.get(base + path) as response:
                     await response.read()
-                    hit = response.headers.get("X-Public-Cache") == "hit"
+                    hit = response.headers.get("X-Public-Cache") in ("hit", "stale")
                     counts["hits" if hit else "misses"] += 1
                     if response.status >= 400:
                         counts["non_2xx"] += 1
@@ -175,7 +178,8 @@ async def run(server: v.Server, staff: v.Server, venue: v.Venue, args, stats: v.
             paced_spectators(server.base, paths, args.seconds, args.spectators,
                              args.spectator_think) if args.spectator_think
             else spectators(server.base, paths, args.seconds, args.spectators))
-        await asyncio.gather(*(scorer.play(until, until + 30, args.think)
+        await asyncio.gather(*(scorer.play(until, until + 30, args.think,
+                                           stagger=not args.in_step)
                                for scorer in scorers))
         scoring_seconds = time.monotonic() - started
         return await watching, scoring_seconds
@@ -199,6 +203,10 @@ def main() -> None:
     parser.add_argument("--staff-workers", type=int, default=0,
                         help="answer the scorers from a second server of this many workers "
                              "(default 0: one server answers everyone)")
+    parser.add_argument("--in-step", action="store_true",
+                        help="every scorer's first save at the same moment (and, with a "
+                             "think time, every later one nearly so); by default each "
+                             "scorer starts at a random moment of its first think time")
     parser.add_argument("--keep-cluster", action="store_true")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -233,7 +241,7 @@ def main() -> None:
             if staff is not server:
                 print(f"staff pool: a second manage.py serve, {args.staff_workers} gunicorn "
                       f"workers, 127.0.0.1:{staff.port}, answers the scorers (as a proxy "
-                      "sending /director/ to a pool of its own would, docs/deploy.md)")
+                      "sending /manage/ to a pool of its own would, docs/deploy.md)")
             watched, scoring_seconds = asyncio.run(run(server, staff, venue, args, stats,
                                                        paths))
         finally:
@@ -258,7 +266,8 @@ def main() -> None:
         print(f"spectators: {watched['requests']} pages = {watched['rate']:.0f} requests/s; "
               f"p50 {watched['p50']:.0f} ms, p95 {watched['p95']:.0f} ms; errors: "
               f"{spectator_errors} ({watched['non_2xx']} non-2xx, {watched['socket_errors']} "
-              f"socket); public cache hits {watched['hits'] / max(seen, 1):.0%}")
+              f"socket); answered from the public cache (current, or the copy kept while it is "
+              f"built again) {watched['hits'] / max(seen, 1):.0%}")
         print(f"database check: {'OK' if not problems else 'FAILED'} — every acknowledged "
               "save stored once, versions consecutive"
               + "".join(f"\n    {p}" for p in problems[:10]))

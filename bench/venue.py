@@ -358,9 +358,15 @@ class Scorer:
             return False
         return False
 
-    async def play(self, until: float, retry_until: float, think: float = 0.0) -> None:
+    async def play(self, until: float, retry_until: float, think: float = 0.0,
+                   stagger: bool = False) -> None:
         """Save hands 1, 2, … round and round until ``until``; a save begun by then is
-        tried until ``retry_until``."""
+        tried until ``retry_until``. With ``stagger``, the first save waits a random part
+        of ``think``, as scorers in a hall do not press their buttons in step."""
+        if stagger and think:
+            import random
+
+            await asyncio.sleep(random.Random(self.number).uniform(0, think))
         n = 0
         while time.monotonic() < until:
             hand = n % self.hands + 1
