@@ -37,6 +37,9 @@ def _sql_list(values: Collection) -> str:
     return ", ".join(["%s"] * len(values))
 
 
+_PACK = 2 ** 20  # see the deal's key in ``_field_sums``
+
+
 def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: bool,
                 left_out_matches: Collection[int]) -> list[tuple[int, int, int, bool, int,
                                                                  int, int, int]]:
@@ -56,18 +59,18 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
         else ""
     rounds = _sql_list(round_ids)
     # A deal is named by its row, or without deals made here by (round, set, hand)
-    # (deal_key): one text column ("17", or "3/1/2"), never null, so that it can be
-    # joined on.
+    # (``field_results.deal_key``): one integer column, never null, so that it can be joined
+    # on — the row's id, or minus the round, set and hand packed into 20 bits each (no
+    # round has a million matches or hands). Integers rather than text ("17", "3/1/2"):
+    # a tenth of the query's time on the last day of a 512-team event.
     sql = f"""
         WITH h AS (
             SELECT hr.table_id, t.match_id, t.position, hr.hand %% 2 AS seat1_deals,
                    hr.seat1_points AS seat1,
                    CASE WHEN hr.hand %% 2 = 1 THEN hr.seat1_points ELSE -hr.seat1_points END
                        AS dealer,
-                   CASE WHEN hr.deal_id IS NOT NULL THEN CAST(hr.deal_id AS TEXT)
-                        ELSE CAST(t.round_id AS TEXT) || '/' || CAST(CASE WHEN {per_match}
-                             THEN m.number ELSE 1 END AS TEXT) || '/'
-                             || CAST(hr.hand AS TEXT) END AS deal
+                   COALESCE(hr.deal_id, -((t.round_id * {_PACK} + CASE WHEN {per_match}
+                             THEN m.number ELSE 1 END) * {_PACK} + hr.hand)) AS deal
             FROM {hands} hr
             JOIN {tables} t ON t.id = hr.table_id
             JOIN {matches} m ON m.id = t.match_id
