@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.errors import Phrase, RuleError, gettext_noop
 from scoring.explain import explain
-from scoring.rules import DEFAULT_RULES, Rules
+from scoring.rules import DEFAULT_RULES, DrawRule, Rules
 
 # No arrangement leaves three cards of one rank unmelded, so at most two of each rank are
 # deadwood: two each of 10 J Q K and two nines.
@@ -70,14 +70,17 @@ class Formula:
 
 
 def formula(outcome: Outcome | str, rules: Rules = DEFAULT_RULES) -> Formula:
+    # Only the outcome's own formula is made: every hand scored asks for one.
     outcome = Outcome(outcome)
-    return {
-        Outcome.KNOCK: Formula(outcome, rules.knock_bonus, Addend.DIFFERENCE),
-        Outcome.UNDERCUT: Formula(outcome, rules.undercut_bonus, Addend.DIFFERENCE),
-        Outcome.GIN: Formula(outcome, rules.gin_bonus, Addend.OPPONENT_DEADWOOD),
-        Outcome.BIG_GIN: Formula(outcome, rules.big_gin_bonus, Addend.OPPONENT_DEADWOOD),
-        Outcome.DRAW: Formula(outcome, 0, Addend.NOTHING),
-    }[outcome]
+    if outcome is Outcome.KNOCK:
+        return Formula(outcome, rules.knock_bonus, Addend.DIFFERENCE)
+    if outcome is Outcome.UNDERCUT:
+        return Formula(outcome, rules.undercut_bonus, Addend.DIFFERENCE)
+    if outcome is Outcome.GIN:
+        return Formula(outcome, rules.gin_bonus, Addend.OPPONENT_DEADWOOD)
+    if outcome is Outcome.BIG_GIN:
+        return Formula(outcome, rules.big_gin_bonus, Addend.OPPONENT_DEADWOOD)
+    return Formula(outcome, 0, Addend.NOTHING)
 
 
 def formulas(rules: Rules = DEFAULT_RULES) -> tuple[Formula, ...]:
@@ -119,15 +122,32 @@ class HandScore:
     opponent_points: int
     declarer_deadwood: int | None
     opponent_deadwood: int | None
-    explanation: str  # one line for the scorecard: "Knock 4 vs 12: 15 + 8 = 23"
     false_knock: FalseKnock | None = None
+    draw_rule: DrawRule | None = None  # a draw's: its line says which draw it was
+
+    @property
+    def explanation(self) -> str:
+        """One line for the scorecard: "Knock 4 vs 12: 15 + 8 = 23" (``scoring.explain``).
+        Worked out when asked for: a whole event's standings score every hand and read no
+        line (``python -m scoring standings``)."""
+        return explain(self.outcome, self.declarer_deadwood, self.opponent_deadwood,
+                       self.declarer_points,
+                       draw_rule=self.draw_rule or DrawRule.STOCK_EXHAUSTED,
+                       false_knock_deadwood=self.false_knock.deadwood if self.false_knock
+                       else None)
 
     def points(self, party: Party | str) -> int:
         party = Party(party)
         return self.declarer_points if party is Party.DECLARER else self.opponent_points
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"outcome": self.outcome, "winner": self.winner,
+                "declarer_points": self.declarer_points,
+                "opponent_points": self.opponent_points,
+                "declarer_deadwood": self.declarer_deadwood,
+                "opponent_deadwood": self.opponent_deadwood,
+                "explanation": self.explanation,
+                "false_knock": None if self.false_knock is None else asdict(self.false_knock)}
 
 
 def score_hand(outcome: Outcome | str,
@@ -150,9 +170,8 @@ def score_hand(outcome: Outcome | str,
             raise RuleError(gettext_noop("a draw records no deadwood; leave both counts empty")
                             ).about("declarer_deadwood" if declarer_deadwood is not None
                                     else "opponent_deadwood")
-        line = explain(Outcome.DRAW, None, None, 0, draw_rule=rules.draw_rule,
-                       false_knock_deadwood=false_knock.deadwood if false_knock else None)
-        return HandScore(Outcome.DRAW, None, 0, 0, None, None, line, false_knock)
+        return HandScore(Outcome.DRAW, None, 0, 0, None, None, false_knock,
+                         DrawRule(rules.draw_rule))
     if opponent_deadwood is None:
         raise RuleError(gettext_noop("the opponent's deadwood is missing")
                         ).about("opponent_deadwood")
@@ -201,10 +220,8 @@ def _knock(claimed: Outcome, declarer_deadwood: int | None, opponent_deadwood: i
 def _won(outcome: Outcome, winner: Party, points: int, declarer_deadwood: int,
          opponent_deadwood: int, false_knock: FalseKnock | None) -> HandScore:
     declarer_points = points if winner is Party.DECLARER else -points
-    line = explain(outcome, declarer_deadwood, opponent_deadwood, points,
-                   false_knock_deadwood=false_knock.deadwood if false_knock else None)
     return HandScore(outcome, winner, declarer_points, -declarer_points,
-                     declarer_deadwood, opponent_deadwood, line, false_knock)
+                     declarer_deadwood, opponent_deadwood, false_knock)
 
 
 def _gin_deadwood(outcome: Outcome, deadwood: int | None, rules: Rules) -> int:
