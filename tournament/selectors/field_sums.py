@@ -86,16 +86,16 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
             FROM h GROUP BY deal
         )
         SELECT h.table_id, h.match_id, h.position, h.seat1_deals, d.kept, COUNT(*),
-               SUM(h.seat1), SUM(d.total)
+               CAST(SUM(h.seat1) AS BIGINT), CAST(SUM(d.total) AS BIGINT)
         FROM h JOIN d ON d.deal = h.deal
         GROUP BY h.table_id, h.match_id, h.position, h.seat1_deals, d.kept"""
     params = [*per_match_ids, True, *round_ids, *left_out_matches, RoundEntry.Side.HOME,
               RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        # PostgreSQL adds bigints up into numerics: back to int, exactly.
-        return [(table, match, position, seat1_deals == 1, kept, count, int(seat1),
-                 int(totals))
+        # PostgreSQL adds bigints up into numerics; cast back in the query (exact: no sum
+        # of hands comes near 2**63), as Python's Decimals would cost a tenth of the page.
+        return [(table, match, position, seat1_deals == 1, kept, count, seat1, totals)
                 for table, match, position, seat1_deals, kept, count, seat1, totals
                 in cursor.fetchall()]
 
