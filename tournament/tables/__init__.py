@@ -1,7 +1,7 @@
 """django-tables2 tables of the staff and public pages, one module per kind of table; the
 views import them from here."""
 
-from tournament.tables.cells import minus_signs
+from tournament.tables.cells import minus_signs, team_cell
 from tournament.tables.export import BYTE_ORDER_MARK, SpreadsheetExport
 from tournament.tables.plain import PlainRows
 from tournament.tables.players import FieldTable, IndividualTable, field_rows, individual_rows
@@ -44,4 +44,5 @@ __all__ = [
     "minus_signs",
     "ranking_rows",
     "standings_rows",
+    "team_cell",
 ]

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import minus_signs
+from tournament.tables.cells import minus_signs, team_cell
 from tournament.tables.plain import PlainRows
 from tournament.templatetags.comparison import versus
 from tournament.templatetags.scores import signed
@@ -56,8 +56,7 @@ class IndividualTable(PlainRows, tables.Table):
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
 
     def render_team(self, record):
-        return format_html('<span class="team-code">{}</span> {}', record["team_code"],
-                           record["team_name"])
+        return team_cell(record["team_code"], record["team_name"])
 
     def render_points(self, value):
         return signed(value)
@@ -158,8 +157,7 @@ class FieldTable(PlainRows, tables.Table):
                            record["player"], _("provisional"))
 
     def render_team(self, record):
-        return format_html('<span class="team-code">{}</span> {}', record["team_code"],
-                           record["team_name"])
+        return team_cell(record["team_code"], record["team_name"])
 
     def render_points(self, value):
         return signed(value)

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import TeamRanked
+from tournament.tables.cells import TeamRanked, team_cell
 from tournament.tables.plain import PlainRows
 
 
@@ -88,10 +88,9 @@ class RankingTable(PlainRows, tables.Table):
 
     def render_team(self, record):
         if record.get("url"):
-            return format_html('<a href="{}"><span class="team-code">{}</span> {}</a>',
-                               record["url"], record["code"], record["name"])
-        return format_html('<span class="team-code">{}</span> {}', record["code"],
-                           record["name"])
+            return format_html('<a href="{}">{}</a>', record["url"],
+                               team_cell(record["code"], record["name"]))
+        return team_cell(record["code"], record["name"])
 
 
 def ranking_rows(ranking, url_of=None) -> list[dict]:

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import TeamRanked, minus_signs
+from tournament.tables.cells import TeamRanked, minus_signs, team_cell
 from tournament.tables.plain import PlainRows
 from tournament.templatetags.scores import signed
 from tournament.wording import separation_text, tiebreak_name
@@ -156,8 +156,7 @@ class SeedTable(tables.Table):
         attrs = {"class": "standings seeds"}
 
     def render_team(self, record):
-        return format_html('<span class="team-code">{}</span> {}', record.team.code,
-                           record.team.name)
+        return team_cell(record.team.code, record.team.name)
 
     def render_where(self, record, value):
         if record.extra:

@@ -21,6 +21,7 @@ from tournament.tables import (
     individual_rows,
     ranking_rows,
     standings_rows,
+    team_cell,
 )
 from tournament.views.public.base import int_param, public_page, render_public
 from tournament.wording import ranking_order
@@ -44,8 +45,8 @@ class PublicStandingsTable(Captioned, StandingsTable):
         pass
 
     def render_team(self, record):
-        return format_html('<a href="{}"><span class="team-code">{}</span> {}</a>',
-                           record["url"], record["code"], record["name"])
+        return format_html('<a href="{}">{}</a>', record["url"],
+                           team_cell(record["code"], record["name"]))
 
 
 class PublicIndividualTable(Captioned, IndividualTable):
