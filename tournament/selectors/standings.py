@@ -16,7 +16,9 @@ ranks, from the stored result rows (``TeamResult``, one per team and round, writ
 
 Teams enter ``scoring.standings`` by their codes, so that ``python -m scoring standings``
 with the same codes and seed draws the same lots. The number of queries is fixed whatever
-the size of the event (seven for a stage, all its groups included).
+the size of the event (seven for a stage, all its groups included). The matches and byes
+come from ``selectors.stage_results``, which on PostgreSQL reads again only the rounds
+whose rows changed since the process last read them.
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ import hmac
 from dataclasses import dataclass, field
 
 from scoring.standings import (
-    AWAY,
-    HOME,
     ByeRecord,
     MatchRecord,
     PenaltyRecord,
@@ -36,8 +36,9 @@ from scoring.standings import (
     standings,
 )
 from scoring.tiebreaks import LOTS
-from tournament.models import DealKey, Group, Round, Stage, StageTeam, Team, TeamResult, Tournament
+from tournament.models import DealKey, Group, Round, Stage, StageTeam, Team, Tournament
 from tournament.selectors.penalties import point_penalties, withdrawn_teams
+from tournament.selectors.stage_results import stage_records
 
 
 @dataclass(frozen=True)
@@ -152,48 +153,17 @@ def _seed(key_hex: str | None, stage_order: int) -> bytes:
 
 
 def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
-    """One read of everything the stage's standings need (seven queries)."""
+    """One read of everything the stage's standings need (seven queries; on PostgreSQL one
+    more when the process read the stage before and a round's rows changed since: the
+    matches and byes are kept per round, ``selectors.stage_results``)."""
     tournament: Tournament = stage.tournament
     entries = list(stage.entries.select_related("team", "group")
                    .order_by("group__order", "position"))
     code = {entry.team_id: entry.team.code for entry in entries}
     rounds = list(stage.rounds.order_by("number"))
     number_of = {r.pk: r.number for r in rounds}
-    # No ordering: the model's (by stage, round and team name) would join two more tables
-    # and sort every row, and nothing here depends on the order.
-    rows = (TeamResult.objects.filter(round__stage=stage, void=False).order_by()
-            .values_list("round_id", "team_id", "match_id", "match__home_id",
-                         "match__forfeited_by_id", "outcome", "small_points",
-                         "match_points", "gins", "provisional"))
-    byes: list[ByeRecord] = []
-    matches: list[MatchRecord] = []
-    halves: dict[int, tuple] = {}  # a match's first row read, until its other row comes
-    bye = TeamResult.Outcome.BYE.value
-    for round_id, team, match, home, forfeited_by, outcome, small, points, gins, provisional \
-            in rows:
-        if team not in code:
-            continue  # not entered in the stage (never written by the services)
-        if outcome == bye:
-            byes.append(ByeRecord(number_of[round_id], code[team], points, small))
-            continue
-        if official_only and provisional:
-            continue
-        row = (team, small, points, gins, provisional)
-        other = halves.pop(match, None)
-        if other is None:
-            halves[match] = row
-            continue
-        if (team == home) == (other[0] == home):
-            continue  # two rows of one side (never written so): not a result
-        (_h, home_small, home_mp, home_gins, home_prov), \
-            (away, away_small, away_mp, away_gins, away_prov) = \
-            (row, other) if team == home else (other, row)
-        matches.append(MatchRecord(
-            number_of[round_id], code[home], code[away], home_small, away_small, home_mp,
-            away_mp, forfeited_by=None if forfeited_by is None else
-            HOME if forfeited_by == home else AWAY, home_gins=home_gins, away_gins=away_gins,
-            provisional=bool(home_prov or away_prov)))
-    # A match with one row only (half a match, never written so) is not a result.
+    matches, byes = stage_records(stage.pk, list(number_of), code, number_of,
+                                  official_only=official_only)
     penalties = [PenaltyRecord(code[p.team_id], p.kind, p.amount, p.round.number)
                  for p in point_penalties(stage) if p.team_id in code]
     # A withdrawal clears results only in a group stage (RULES.md §10); the result rows

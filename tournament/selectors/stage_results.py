@@ -1,0 +1,153 @@
+"""A stage's matches and byes as the standings count them (``MatchRecord``, ``ByeRecord``),
+from its result rows (``TeamResult``), kept per round between two reads on PostgreSQL.
+
+After a correction on the last day of a 512-team event, one round's 512 rows of 7,680
+changed; reading and pairing all of them again was most of the standings' time
+(docs/benchmarks.md). So each process keeps, per stage, the records of each round with
+the round's *digest*: the number of its rows and the sum of a 64-bit hash of each row's
+version and of its match's version (PostgreSQL's ``xmin`` and ``cmin``: the transaction
+and the command that wrote the row as it is now). Any write of a row or of its match, by
+any process, gives it a new version, so a round whose digest is unchanged has the very
+rows it had; only the rounds whose digest moved are read again. Exact, whichever service
+or door wrote the rows and in whatever order transactions commit; a rolled-back write
+leaves the old versions, hence the old digest. (Two different sets of versions with the
+same sum of hashes are a 2**-64 chance.)
+
+SQLite has no row versions: there every read reads every row, as before.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models.expressions import RawSQL
+
+from scoring.standings import AWAY, HOME, ByeRecord, MatchRecord
+from tournament.models import Match, TeamResult
+
+# (stage, official_only) → what was read; the least recently read is dropped first.
+KEPT_STAGES = 16
+_kept: OrderedDict[tuple[int, bool], _Kept] = OrderedDict()
+
+_ROW = ("round_id", "team_id", "match_id", "match__home_id", "match__forfeited_by_id",
+        "outcome", "small_points", "match_points", "gins", "provisional")
+
+
+@dataclass
+class _Kept:
+    code: dict[int, str]  # the team codes and round numbers the records were made with
+    number_of: dict[int, int]
+    rounds: dict[int, tuple[tuple[int, int], list[MatchRecord], list[ByeRecord]]]
+
+
+def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
+                  number_of: dict[int, int], *, official_only: bool
+                  ) -> tuple[list[MatchRecord], list[ByeRecord]]:
+    """The matches and byes of these rounds of the stage (teams by ``code``, rounds by
+    ``number_of``), from the rows that are not void; provisional rows left out with
+    ``official_only``. One query, or on PostgreSQL with the stage read before, the digests
+    and then only the rounds whose digest moved (none: no second query)."""
+    if connection.vendor != "postgresql" or not round_ids:
+        return _records(_rows(round_ids), code, number_of, official_only)
+    key = (stage_pk, official_only)
+    kept = _kept.get(key)
+    if kept is None or kept.code != code or kept.number_of != number_of:
+        kept = _Kept(dict(code), dict(number_of), {})
+        changed, digests = round_ids, None  # the digests come with the rows
+    else:
+        digests = _digests(round_ids)
+        changed = [pk for pk in round_ids if kept.rounds.get(pk, (None,))[0] != digests.get(pk)]
+    if changed:
+        by_round: dict[int, list[tuple]] = {pk: [] for pk in changed}
+        sums: dict[int, tuple[int, int]] = {}
+        for row in _rows(changed, versions=True):
+            by_round[row[0]].append(row)
+            count, total = sums.get(row[0], (0, 0))
+            sums[row[0]] = (count + 1, total + row[-1])
+        for pk in changed:
+            matches, byes = _records(by_round[pk], code, number_of, official_only)
+            kept.rounds[pk] = (sums.get(pk), matches, byes)
+    _kept[key] = kept
+    _kept.move_to_end(key)
+    while len(_kept) > KEPT_STAGES:
+        _kept.popitem(last=False)
+    return ([record for pk in round_ids for record in kept.rounds[pk][1]],
+            [record for pk in round_ids for record in kept.rounds[pk][2]])
+
+
+# A row's version and its match's, hashed (PostgreSQL: the transaction and the command
+# that wrote each as it is now); the digest of a round is the number of its rows and the
+# sum of these.
+_VERSION = """hashtextextended({results}.id || ':' || {results}.xmin || ':' || {results}.cmin
+                               || ':' || COALESCE({matches}.xmin || ':' || {matches}.cmin, ''),
+                               0)"""
+
+
+def _version_sql() -> str:
+    return _VERSION.format(results=connection.ops.quote_name(TeamResult._meta.db_table),
+                           matches=connection.ops.quote_name(Match._meta.db_table))
+
+
+def _rows(round_ids: list[int], *, versions: bool = False) -> list[tuple]:
+    """The rows of these rounds as ``_ROW``, void ones included, with each row's version
+    last with ``versions`` (PostgreSQL). No ordering: the model's (by stage, round and team
+    name) would join two more tables and sort every row, and nothing here depends on the
+    order."""
+    rows = TeamResult.objects.filter(round_id__in=round_ids).order_by()
+    if not versions:
+        return list(rows.values_list(*_ROW, "void"))
+    # The match is joined for its home team already (a LEFT JOIN: a bye has none), so its
+    # version comes from the same join.
+    return list(rows.annotate(version=RawSQL(_version_sql(), ()))
+                .values_list(*_ROW, "void", "version"))
+
+
+def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """round → (rows, the sum of their versions' hashes), for the rounds that have rows."""
+    results, matches = (connection.ops.quote_name(model._meta.db_table)
+                        for model in (TeamResult, Match))
+    places = ", ".join(["%s"] * len(round_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(f"""
+            SELECT {results}.round_id, COUNT(*), SUM({_version_sql()})
+            FROM {results} LEFT JOIN {matches} ON {matches}.id = {results}.match_id
+            WHERE {results}.round_id IN ({places})
+            GROUP BY {results}.round_id""", round_ids)
+        return {round_id: (count, int(total)) for round_id, count, total in cursor.fetchall()}
+
+
+def _records(rows, code: dict[int, str], number_of: dict[int, int], official_only: bool
+             ) -> tuple[list[MatchRecord], list[ByeRecord]]:
+    """The records of these rows: a match is the pair of rows of its two teams."""
+    byes: list[ByeRecord] = []
+    matches: list[MatchRecord] = []
+    halves: dict[int, tuple] = {}  # a match's first row read, until its other row comes
+    bye = TeamResult.Outcome.BYE.value
+    for round_id, team, match, home, forfeited_by, outcome, small, points, gins, provisional, \
+            void, *_version in rows:
+        if void or team not in code:
+            continue  # not entered in the stage (never written by the services)
+        if outcome == bye:
+            byes.append(ByeRecord(number_of[round_id], code[team], points, small))
+            continue
+        if official_only and provisional:
+            continue
+        row = (team, small, points, gins, provisional)
+        other = halves.pop(match, None)
+        if other is None:
+            halves[match] = row
+            continue
+        if (team == home) == (other[0] == home):
+            continue  # two rows of one side (never written so): not a result
+        (_h, home_small, home_mp, home_gins, home_prov), \
+            (away, away_small, away_mp, away_gins, away_prov) = \
+            (row, other) if team == home else (other, row)
+        matches.append(MatchRecord(
+            number_of[round_id], code[home], code[away], home_small, away_small, home_mp,
+            away_mp, forfeited_by=None if forfeited_by is None else
+            HOME if forfeited_by == home else AWAY, home_gins=home_gins, away_gins=away_gins,
+            provisional=bool(home_prov or away_prov)))
+    # A match with one row only (half a match, never written so) is not a result.
+    return matches, byes
