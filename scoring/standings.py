@@ -255,11 +255,15 @@ def _rank(group: list[TeamId], criteria: list[Criterion], field_: Field) -> list
     values = criterion.values(group, field_)
     if values is None:
         return _rank(group, rest, field_)
-    levels = sorted(set(values.values()), reverse=criterion.higher_is_better)
+    # The teams of each level in the group's order, in one pass over the group (not one
+    # per level: a first round of 512 teams has dozens of levels of match points).
+    members_at: dict[Any, list[TeamId]] = {}
+    for team in group:
+        members_at.setdefault(values[team], []).append(team)
+    levels = sorted(members_at, reverse=criterion.higher_is_better)
     blocks: list[_Block] = []
     for number, level in enumerate(levels):
-        members = [team for team in group if values[team] == level]
-        ranked = _rank(members, rest, field_)
+        ranked = _rank(members_at[level], rest, field_)
         if number + 1 < len(levels):
             below = levels[number + 1]
             ranked[-1].separation = Separation(
