@@ -39,7 +39,8 @@ _ROW = ("round_id", "team_id", "match_id", "match__home_id", "match__forfeited_b
 class _Kept:
     code: dict[int, str]  # the team codes and round numbers the records were made with
     number_of: dict[int, int]
-    rounds: dict[int, tuple[tuple[int, int], list[MatchRecord], list[ByeRecord]]]
+    # round → (its digest, None without rows; its matches; its byes)
+    rounds: dict[int, tuple[tuple[int, int] | None, list[MatchRecord], list[ByeRecord]]]
 
 
 def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
@@ -55,7 +56,7 @@ def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
     kept = _kept.get(key)
     if kept is None or kept.code != code or kept.number_of != number_of:
         kept = _Kept(dict(code), dict(number_of), {})
-        changed, digests = round_ids, None  # the digests come with the rows
+        changed = round_ids  # every round read, the digests come with the rows
     else:
         digests = _digests(round_ids)
         changed = [pk for pk in round_ids if kept.rounds.get(pk, (None,))[0] != digests.get(pk)]
