@@ -20,7 +20,7 @@ A team withdrawn after a group-stage default is left out with every result invol
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from scoring.errors import RuleError, gettext_noop
@@ -131,6 +131,20 @@ class Field:
     totals: dict[TeamId, Totals]
     matches: list[MatchRecord]
     lots_seed: bytes
+    _home_matches: dict[TeamId, list[MatchRecord]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
+    def matches_among(self, group: Iterable[TeamId]) -> list[MatchRecord]:
+        """The matches between two teams of the group, in no particular order (from an
+        index by home team, made at the first call: head-to-head asks once per block of
+        tied teams, and a scan of every match each time was a tenth of the ranking)."""
+        if self._home_matches is None:
+            self._home_matches = {}
+            for match in self.matches:
+                self._home_matches.setdefault(match.home, []).append(match)
+        members = set(group)
+        return [match for team in members for match in self._home_matches.get(team, ())
+                if match.away in members]
 
 
 @dataclass
@@ -207,18 +221,21 @@ def standings(teams: Sequence[TeamId], matches: Iterable[MatchRecord], *,
                     gettext_noop("a match names the team {team!r}, which is not in the field"),
                     team=team)
     totals = {team: Totals() for team in field_teams}
-    for match in counted:  # written out: a 512-team Swiss event counts 7,680 of these
+    for match in counted:  # written out: a 512-team Swiss event counts 3,840 of these
         home_won, away_won = match.wins()
-        for record, small, points, won, gins in (
-                (totals[match.home], match.home_small, match.home_mp, home_won, match.home_gins),
-                (totals[match.away], match.away_small, match.away_mp, away_won,
-                 match.away_gins)):
-            record.match_points += points
-            record.small_points += small
-            record.wins += won
-            record.gins += gins
-            record.played += 1
-            record.provisional |= match.provisional
+        home, away = totals[match.home], totals[match.away]
+        home.match_points += match.home_mp
+        away.match_points += match.away_mp
+        home.small_points += match.home_small
+        away.small_points += match.away_small
+        home.wins += home_won
+        away.wins += away_won
+        home.gins += match.home_gins
+        away.gins += match.away_gins
+        home.played += 1
+        away.played += 1
+        if match.provisional:
+            home.provisional = away.provisional = True
     for bye in byes:
         if counts(bye.round) and bye.team in totals:
             record = totals[bye.team]

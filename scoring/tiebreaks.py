@@ -35,6 +35,9 @@ class Field(Protocol):
     matches: Sequence[Any]
     lots_seed: bytes
 
+    def matches_among(self, group: Iterable[TeamId]) -> Sequence[Any]:
+        """The matches between two teams of the group, in no particular order."""
+
 
 class Words(Protocol):
     def gettext(self, message: str) -> str: ...
@@ -167,8 +170,7 @@ class HeadToHead(Criterion):
     label = gettext_noop("Head-to-head among the tied teams")
 
     def values(self, group, field_):
-        members = set(group)
-        mutual = [m for m in field_.matches if m.home in members and m.away in members]
+        mutual = field_.matches_among(group)
         met = {frozenset((m.home, m.away)) for m in mutual}
         if any(frozenset((a, b)) not in met for i, a in enumerate(group) for b in group[i + 1:]):
             return None  # not every pair has met: the next tiebreak decides
