@@ -323,15 +323,17 @@ def _ranked(lines: list[FieldLine]) -> list[FieldLine]:
     # Sorted by each figure's float first, then by the figure itself: the same order, as
     # rounding to a float never reverses two fractions, and only figures whose floats are
     # equal are compared as fractions (1,024 players ranked in 5.6 ms instead of 12).
-    order = {id(line): (-float(per_hand), -per_hand, -float(total), -total)
-             for line in lines for per_hand, total in [keys[id(line)]]}
-    ranked = sorted(lines, key=lambda line: order[id(line)])
+    ranked = sorted(lines, key=lambda line: _descending(*keys[id(line)]))
     previous: tuple[tuple[Fraction, Fraction], int] | None = None
     for position, line in enumerate(ranked, 1):
         key = keys[id(line)]
         line.rank = previous[1] if previous and previous[0] == key else position
         previous = (key, line.rank)
     return ranked
+
+
+def _descending(per_hand: Fraction, total: Fraction) -> tuple:
+    return -float(per_hand), -per_hand, -float(total), -total
 
 
 def against_the_field(hands: Iterable[PlayerOnDeal],
