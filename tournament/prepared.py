@@ -1,4 +1,4 @@
-"""Queries of the scorers' commands whose SQL Django builds once per connection.
+"""Queries and writes of the scorers' commands whose SQL Django builds once per connection.
 
 Building a query's SQL (its joins, ninety columns, its lookups) costs Django several times
 what running it costs when it reads a row or two by key, and a save, an approval and a
@@ -13,6 +13,14 @@ it is built twice with integer stand-ins that no real value can equal, and must 
 same text, with each parameter where the stand-ins put it and every other value the same
 both times. Anything else (a value written into the text, a parameter Django transforms,
 another database than the connection's) runs as the plain QuerySet every time.
+
+The rows a save writes (the hand's new version, both teams' results, both seats' tallies,
+the audit entry) go the same way (``insert``, ``upsert``): the INSERT of a model and a
+number of rows is built once per connection from Django's own pieces (its quoting, its
+ON CONFLICT and RETURNING clauses), and each value is turned into its parameter as
+Django's insert does (``Field.pre_save`` then ``get_db_prep_save``: the time stamps, the
+JSON). A field Django would write otherwise (a placeholder of its own, a database default,
+a value that is an expression) leaves the write to Django.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 
 from django.db import models, transaction
+from django.db.models.constants import OnConflict
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
 _kept = threading.local()  # .by_connection: connection → {shape: _Prepared | None}
@@ -133,3 +142,115 @@ def prepared_rows(shape: Hashable, make: Callable[..., models.QuerySet],
     if prepared is None:
         return list(make(*arguments))
     return prepared.rows(connection, arguments)
+
+
+# Writes ----------------------------------------------------------------------------------
+# More rows than this in one write go through Django's bulk_create (an import's thousands):
+# one kept statement for each count would be no saving.
+_PREPARED_WRITE_ROWS = 4
+
+
+class _Write:
+    """One kept INSERT: its SQL and the fields whose values it takes, row after row."""
+
+    def __init__(self, sql: str, fields: list[models.Field], returns_pk: bool):
+        self.sql, self.fields, self.returns_pk = sql, fields, returns_pk
+
+
+def _insert_fields(model: type[models.Model], with_pk: bool) -> list[models.Field] | None:
+    """The columns Django's insert would write (every concrete field, the automatic primary
+    key only when given), or None when one of them is not a plain parameter."""
+    meta = model._meta
+    fields = [field for field in meta.local_concrete_fields
+              if with_pk or field is not meta.auto_field]
+    for field in fields:
+        if (getattr(field, "generated", False) or hasattr(field, "get_placeholder")
+                or field.has_db_default() or (field.db_returning and not field.primary_key)):
+            return None
+    return fields
+
+
+def _build_write(connection, model, fields, rows: int, returns_pk: bool,
+                 unique_fields: tuple[str, ...], update_fields: tuple[str, ...]) -> _Write:
+    ops, meta = connection.ops, model._meta
+    columns = ", ".join(ops.quote_name(field.column) for field in fields)
+    one_row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    on_conflict = OnConflict.UPDATE if update_fields else None
+    sql = [ops.insert_statement(on_conflict=on_conflict),
+           f"{ops.quote_name(meta.db_table)} ({columns})",
+           "VALUES " + ", ".join([one_row] * rows)]
+    if on_conflict:
+        sql.append(ops.on_conflict_suffix_sql(
+            fields, on_conflict, [meta.get_field(name).column for name in update_fields],
+            [meta.get_field(name).column for name in unique_fields]))
+    if returns_pk:
+        returning, _params = ops.return_insert_columns([meta.pk])
+        sql.append(returning)
+    return _Write(" ".join(part for part in sql if part), fields, returns_pk)
+
+
+def _write(objs: Sequence[models.Model], *, returns_pk: bool,
+           unique_fields: tuple[str, ...] = (), update_fields: tuple[str, ...] = ()) -> bool:
+    """Write these new rows of one model through a kept INSERT; False (nothing written)
+    when Django must write them."""
+    model = type(objs[0])
+    connection = transaction.get_connection()
+    if (len(objs) > _PREPARED_WRITE_ROWS or any(type(obj) is not model for obj in objs)
+            or (returns_pk and not connection.features.can_return_columns_from_insert)):
+        return False
+    with_pk = objs[0].pk is not None
+    if any((obj.pk is not None) != with_pk for obj in objs):
+        return False
+    if not hasattr(_kept, "writes"):
+        _kept.writes = weakref.WeakKeyDictionary()
+    kept = _kept.writes.setdefault(connection, {})
+    key = (model, len(objs), with_pk, returns_pk, unique_fields, update_fields)
+    if key not in kept:
+        fields = _insert_fields(model, with_pk)
+        kept[key] = fields and _build_write(connection, model, fields, len(objs), returns_pk,
+                                            unique_fields, update_fields)
+    write = kept[key]
+    if not write:
+        return False
+    values = [field.pre_save(obj, add=True) for obj in objs for field in write.fields]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        return False
+    fields = write.fields * len(objs)
+    params = [field.get_db_prep_save(value, connection=connection)
+              for field, value in zip(fields, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(write.sql, params)
+        returned = cursor.fetchall() if write.returns_pk else ()
+    pk = model._meta.pk
+    for obj, row in zip(objs, returned, strict=False):
+        converters = pk.get_db_converters(connection)
+        value = row[0]
+        for converter in converters:
+            value = converter(value, pk, connection)
+        obj.pk = value
+    for obj in objs:
+        obj._state.adding, obj._state.db = False, connection.alias
+    return True
+
+
+def insert(obj: models.Model) -> models.Model:
+    """``obj`` saved as a new row (as ``Model.objects.create`` would), with its primary
+    key; through a kept INSERT on this connection. No model signal is sent: for the
+    models of the scorers' writes, which have none."""
+    if not _write([obj], returns_pk=obj.pk is None):
+        obj.save(force_insert=True)
+    return obj
+
+
+def upsert(objs: Sequence[models.Model], *, unique_fields: Sequence[str],
+           update_fields: Sequence[str]) -> None:
+    """Insert these rows, or update ``update_fields`` of the rows already there with the
+    same ``unique_fields`` (as ``bulk_create(update_conflicts=True)``); their primary keys
+    are not read back."""
+    if not objs:
+        return
+    if not _write(objs, returns_pk=False, unique_fields=tuple(unique_fields),
+                  update_fields=tuple(update_fields)):
+        type(objs[0]).objects.bulk_create(objs, batch_size=1000, update_conflicts=True,
+                                          unique_fields=list(unique_fields),
+                                          update_fields=list(update_fields))

@@ -1,17 +1,18 @@
 """Queries built once per connection (tournament.prepared): the same models as the QuerySet,
 what it brings and its annotations included; one statement a call and no SQL built again;
-any shape whose SQL does not take its parameters by position alone runs as the QuerySet."""
+any shape whose SQL does not take its parameters by position alone runs as the QuerySet.
+Writes the same way: the rows Django's create and bulk_create write, one statement each."""
 
 import uuid
 
 import pytest
 from django.db import connection
-from django.db.models import OuterRef, Subquery
-from django.db.models.sql.compiler import SQLCompiler
+from django.db.models import OuterRef, Subquery, Value
+from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler
 from django.test.utils import CaptureQueriesContext
 
-from tournament.models import Approval, HandResult, Stage, Table
-from tournament.prepared import prepared_rows
+from tournament.models import Approval, AuditEntry, HandResult, SeatTally, Stage, Table
+from tournament.prepared import insert, prepared_rows, upsert
 from tournament.services.approvals import approve_hand
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
@@ -64,6 +65,7 @@ def compiled(monkeypatch) -> list:
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(SQLCompiler, "as_sql", as_sql)
+    monkeypatch.setattr(SQLInsertCompiler, "as_sql", as_sql)
     return calls
 
 
@@ -162,3 +164,79 @@ def test_a_values_list_gives_its_tuples_and_flat_or_named_ones_run_as_the_querys
                     list(make(table.pk))
         assert [hand for hand, _v, _p in prepared_rows(("test-values", "hands"), hands,
                                                        [table.pk])] == [1, 2, 3]
+
+
+def stored(model, pk: int, *, apart=("id",)) -> dict:
+    return {name: value for name, value in model.objects.filter(pk=pk).values().get().items()
+            if name not in apart}
+
+
+def test_an_insert_writes_the_row_create_writes_and_keeps_its_sql(played, director_actor,
+                                                                  monkeypatch):
+    director = director_actor.user
+    table = Table.objects.filter(round=played).first()
+
+    def hand(version: int, **values) -> HandResult:
+        return HandResult(table=table, hand=4, version=version, is_current=False,
+                          outcome="gin", declarer_seat=2, declarer_deadwood=0,
+                          opponent_deadwood=31, seat1_points=-56, seat2_points=56,
+                          explanation="Gin vs 31", cards={"declarer": ["AS", "2S"], "二": 1},
+                          entered_by=director, ip_address="10.0.0.9", device="phone",
+                          request_token=uuid.uuid4(), **values)
+
+    made = HandResult.objects.create(**{f.attname: getattr(hand(7), f.attname)
+                                        for f in HandResult._meta.concrete_fields
+                                        if f.attname != "id"})
+    inserted = insert(hand(8))
+    apart = ("id", "version", "request_token", "entered_at")
+    assert inserted.pk and not inserted._state.adding
+    assert stored(HandResult, inserted.pk, apart=apart) == stored(HandResult, made.pk,
+                                                                  apart=apart)
+    assert stored(HandResult, inserted.pk)["entered_at"] == inserted.entered_at
+
+    calls = compiled(monkeypatch)
+    again = []
+    for version in (9, 10):
+        with CaptureQueriesContext(connection) as queries:
+            again.append(insert(hand(version)))
+        assert len(queries.captured_queries) == 1
+    assert calls == []
+    assert [HandResult.objects.get(pk=row.pk).version for row in again] == [9, 10]
+
+
+def test_an_audit_entry_with_no_actor_and_json_in_two_scripts(played, tournament):
+    values = dict(tournament=tournament, actor=None, actor_name="system", action="x.test",
+                  data={"names": ["中国红队", "O'Brien"], "n": 3, "none": None},
+                  ip_address=None)
+    made = AuditEntry.objects.create(**values)
+    inserted = insert(AuditEntry(**values))
+    apart = ("id", "created_at")
+    assert stored(AuditEntry, inserted.pk, apart=apart) == stored(AuditEntry, made.pk,
+                                                                  apart=apart)
+
+
+def test_a_value_that_is_an_expression_is_left_to_django(played, tournament):
+    entry = insert(AuditEntry(tournament=tournament, actor_name=Value("by an expression"),
+                              action="x.test"))
+    assert AuditEntry.objects.get(pk=entry.pk).actor_name == "by an expression"
+
+
+def tallies(table) -> list[SeatTally]:
+    return [SeatTally(table_id=table.pk, seat=seat, hands=3, points=10 * seat + table.pk,
+                      gins=1, knocks=seat) for seat in (1, 2)]
+
+
+@pytest.mark.parametrize("tables", [1, 3], ids=["kept-statement", "many-rows-to-django"])
+def test_an_upsert_updates_the_rows_there_and_inserts_the_others(played, tables):
+    chosen = list(Table.objects.filter(round=played).order_by("pk")[:tables])
+    figures = ("hands", "points", "gins", "knocks")
+    SeatTally.objects.filter(table=chosen[0], seat=2).delete()
+    before = SeatTally.objects.count()
+    rows = [tally for table in chosen for tally in tallies(table)]
+    with CaptureQueriesContext(connection) as queries:
+        upsert(rows, unique_fields=["table", "seat"], update_fields=list(figures))
+    assert len(queries.captured_queries) == 1
+    assert SeatTally.objects.count() == before + 1  # seat 2 of the first table inserted
+    for row in rows:
+        assert (SeatTally.objects.filter(table_id=row.table_id, seat=row.seat)
+                .values_list(*figures).get()) == tuple(getattr(row, f) for f in figures)

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from tournament.models import AuditEntry, Tournament
+from tournament.prepared import insert
 from tournament.services.events import announce_change
 
 
@@ -69,14 +70,14 @@ def audit(
     if announce:
         announce_change(tournament.slug if tournament is not None else None)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
-    entry = AuditEntry.objects.create(
+    entry = insert(AuditEntry(
         tournament=tournament,
         actor=user,
         actor_name=actor.name,
         action=action,
         data=data,
         ip_address=actor.ip,
-    )
+    ))
     if getattr(settings, "AUDIT_WORDING_CHECK", False):  # the test suite: every new entry
         from tournament.audit_wording import check_wording
 

@@ -20,7 +20,7 @@ from scoring.deals import deal_set_of
 from tournament.audit_wording import round_name
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
-from tournament.prepared import prepared_rows
+from tournament.prepared import insert, prepared_rows
 from tournament.selectors.results import is_correction
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
@@ -119,7 +119,7 @@ def record_hand_result(
             current.save(update_fields=["is_current"])
         seat1, seat2 = seat_points(score, entry.declarer_seat)
         deal = played_deal(table, hand, current)
-        result = HandResult.objects.create(
+        result = insert(HandResult(
             table=table, hand=hand, deal=deal, version=version, outcome=score.outcome.value,
             declarer_seat=entry.declarer_seat,
             declarer_deadwood=score.declarer_deadwood, opponent_deadwood=score.opponent_deadwood,
@@ -129,7 +129,7 @@ def record_hand_result(
             cards=cards, box_conflict=box_conflict(deal, cards, round_.rules),
             entered_by=actor.user, ip_address=actor.ip, device=actor.device,
             reason=reason, request_token=token,
-        )
+        ))
         cleared = TableSignature.objects.filter(table=table).delete()[0]
         if correcting:
             reopen(match)

@@ -35,7 +35,7 @@ from tournament.models import (
     Table,
     TeamResult,
 )
-from tournament.prepared import prepared_rows
+from tournament.prepared import prepared_rows, upsert
 from tournament.selectors.penalties import withdrawn_teams
 
 
@@ -97,9 +97,7 @@ def _save(match: Match, rows: dict[int, dict], void: set[int]) -> None:
                           **{**values, "void": team in void or values["opponent_id"] in void})
                for team, values in rows.items()]
     fields = [name for name in {"match", *next(iter(rows.values())), "void"}]
-    TeamResult.objects.bulk_create(written, update_conflicts=True,
-                                   unique_fields=["round", "team"],
-                                   update_fields=[*sorted(fields), "updated_at"])
+    upsert(written, unique_fields=["round", "team"], update_fields=[*sorted(fields), "updated_at"])
 
 
 def write_seat_tallies(tables: Iterable[Table | int]) -> None:
@@ -124,9 +122,7 @@ def _save_tallies(hands: dict[int, list[tuple]]) -> None:
                       **{name: getattr(tally, name) for name in SeatTally.FIGURES})
             for table, table_hands in hands.items()
             for seat, tally in zip((1, 2), seat_tallies(table_hands), strict=True)]
-    SeatTally.objects.bulk_create(rows, batch_size=1000, update_conflicts=True,
-                                  unique_fields=["table", "seat"],
-                                  update_fields=list(SeatTally.FIGURES))
+    upsert(rows, unique_fields=["table", "seat"], update_fields=list(SeatTally.FIGURES))
 
 
 def write_bye_results(round_: Round) -> None:
