@@ -8,13 +8,13 @@ hand at a table is approved by both, both players sign the table.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext
 
 from scoring import seating
 from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
 from tournament.permissions import Perm, require
-from tournament.prepared import prepared_rows
+from tournament.prepared import insert, prepared_rows
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
@@ -63,9 +63,8 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
         if result.approved is not None:
             return Approval.objects.get(pk=result.approved)
         method = _check_player(table, seat, pin)
-        approval = Approval.objects.create(result=result, seat=seat, method=method,
-                                           recorded_by=actor.user,
-                                           request_token=request_token)
+        approval = insert(Approval(result=result, seat=seat, method=method,
+                                   recorded_by=actor.user, request_token=request_token))
         audit(actor, tournament, "result.approve", table=table.pk, hand=hand,
               match=table.match_id, seat=seat, version=result.version,
               table_number=table.number)
@@ -164,9 +163,9 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
                            % {"n": table.number, "seat": seat})
     with transaction.atomic():
         table = lock(matches=[table.match_id], tables=[table.pk]).one("tables")
-        existing = TableSignature.objects.filter(table=table, seat=seat).first()
-        if existing is not None:
-            return existing
+        existing = prepared_rows("signature-of-seat", _signature, [table.pk, seat])
+        if existing:
+            return existing[0]
         if revision is not None and table.revision != revision:
             raise Stale(
                 gettext("table %(n)s changed since this screen was shown: %(what)s; nothing "
@@ -177,19 +176,28 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
                                % {"missing": listed(missing_at(table))})
         method = _check_player(table, seat, pin)
         # The table's lock keeps a second signature of the seat out: no get_or_create.
-        signature = TableSignature.objects.create(table=table, seat=seat, method=method,
-                                                  recorded_by=actor.user,
-                                                  request_token=request_token)
+        signature = insert(TableSignature(table=table, seat=seat, method=method,
+                                          recorded_by=actor.user, request_token=request_token))
         audit(actor, tournament, "result.sign", table=table.pk, match=table.match_id,
               seat=seat, table_number=table.number)
     return signature
 
 
+def _signature(table: int, seat: int):
+    return TableSignature.objects.filter(table_id=table, seat=seat).order_by()
+
+
 def ready_to_sign(table: Table) -> bool:
     """Every hand of the match has a current result approved by both seats (one query;
-    ``missing_at`` says what is missing when not)."""
-    counts = HandResult.objects.filter(table=table, is_current=True).aggregate(
-        results=Count("pk", distinct=True),
-        approvals=Count("approvals", filter=Q(approvals__seat__in=(1, 2))))
+    ``missing_at`` says what is missing when not): as many current results as the match
+    has hands, and twice as many approvals of them (a result has one approval a seat)."""
+    rows = prepared_rows("approved-seats", _approved_seats, [table.pk])
     hands = table.match.hands
-    return counts["results"] == hands and counts["approvals"] == 2 * hands
+    return (len({hand for hand, _seat in rows}) == hands
+            and sum(seat in (1, 2) for _hand, seat in rows) == 2 * hands)
+
+
+def _approved_seats(table: int):
+    """Each current result's hand with the seat of each of its approvals (None: none)."""
+    return (HandResult.objects.filter(table_id=table, is_current=True).order_by()
+            .values_list("hand", "approvals__seat"))
