@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import seating
@@ -21,6 +21,7 @@ from tournament.models import (
     Table,
     TableSignature,
 )
+from tournament.prepared import prepared_rows
 from tournament.selectors.visibility import ResultView
 
 # A match's state, read one way by the services and the pages ----------------------------
@@ -116,10 +117,12 @@ def table_sheet(table: Table, view: ResultView | None = None) -> TableSheet:
     """A table's hands with their current results and approvals; with a ``view``, the
     results its reader may not see yet are left out (the row says it is entered)."""
     hands = table.match.hands
-    current = (HandResult.objects.filter(table=table, is_current=True)
-               .prefetch_related(Prefetch("approvals", queryset=Approval.objects.only(
-                   "seat", "result_id"))))
-    by_hand = {r.hand: r for r in current}
+    # An entry screen reads its sheet again after every save: the three queries' SQL is
+    # built once per connection (tournament.prepared).
+    by_hand = {r.hand: r for r in prepared_rows("sheet-results", _current_results, [table.pk])}
+    approved: dict[int, set[int]] = {}
+    for result, seat in prepared_rows("sheet-approvals", _current_approvals, [table.pk]):
+        approved.setdefault(result, set()).add(seat)
     rows = []
     for hand in range(1, hands + 1):
         result = by_hand.get(hand)
@@ -127,10 +130,22 @@ def table_sheet(table: Table, view: ResultView | None = None) -> TableSheet:
             rows.append(HandRow(hand=hand, dealer_seat=seating.dealer_seat(hand), hidden=True))
             continue
         rows.append(HandRow(hand=hand, dealer_seat=seating.dealer_seat(hand), result=result,
-                            approved={a.seat for a in result.approvals.all()} if result
-                            else set()))
-    signed = set(TableSignature.objects.filter(table=table).values_list("seat", flat=True))
+                            approved=approved.get(result.pk, set()) if result else set()))
+    signed = {seat for (seat,) in prepared_rows("sheet-signatures", _signed_seats, [table.pk])}
     return TableSheet(table=table, rows=rows, signed=signed)
+
+
+def _current_results(table: int):
+    return HandResult.objects.filter(table_id=table, is_current=True).order_by()
+
+
+def _current_approvals(table: int):
+    return (Approval.objects.filter(result__table_id=table, result__is_current=True)
+            .order_by().values_list("result_id", "seat"))
+
+
+def _signed_seats(table: int):
+    return TableSignature.objects.filter(table_id=table).order_by().values_list("seat")
 
 
 @dataclass

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from tournament.audit_wording import round_name
 from tournament.models import DeviceToken, Role, Round, StaffRole, Table, TableBinding
 from tournament.permissions import Perm, forget_cached_roles, require
+from tournament.prepared import prepared_rows
 from tournament.selectors.visibility import sees_every_result
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.staff import _new_password
@@ -38,8 +39,9 @@ def check_table_for(actor: Actor, table: Table) -> None:
     round_ = table.match.round
     if sees_every_result(actor.user, round_):
         return
-    binding = TableBinding.objects.filter(round_id=round_.pk, user=actor.user).select_related(
-        "table").first()
+    found = (prepared_rows("table-binding", _binding, [round_.pk, actor.user.pk])
+             if actor.user.pk is not None else [])
+    binding = found[0] if found else None
     if binding is None:
         try:
             with transaction.atomic():
@@ -59,6 +61,12 @@ def check_table_for(actor: Actor, table: Table) -> None:
             "This account scores table %(n)s in this round: it cannot open another table's "
             "hands. A referee or the director can move it to another table.")
             % {"n": binding.table.number})
+
+
+def _binding(round_: int, user: int):
+    """An account's table of a round (one at most: constraint of TableBinding)."""
+    return TableBinding.objects.filter(round_id=round_, user_id=user).select_related(
+        "table").order_by()
 
 
 def bound_table(user, round_: Round) -> Table | None:

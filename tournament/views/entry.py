@@ -22,6 +22,7 @@ from tournament.models import AuditEntry, HandResult, Match, Player, Round, Tabl
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
+from tournament.prepared import prepared_rows
 from tournament.selectors.anomalies import result_anomalies
 from tournament.selectors.devices import round_bindings, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
@@ -60,15 +61,22 @@ def _round_or_404(request, tournament, round_: Round) -> Round:
 
 def _table(request, tournament, pk, hand: int | None = None) -> Table:
     """A table of the URL's tournament that this device may score (see ``_own_table``)."""
-    table = get_object_or_404(
-        Table.objects.select_related("match__round__stage__tournament", "match__home",
-                                     "match__away"),
-        pk=pk, round__stage__tournament=tournament)
+    # An entry screen asks for its table at every save: SQL built once (tournament.prepared).
+    found = prepared_rows("entry-table", _table_of, [pk, tournament.pk])
+    if not found:
+        raise Http404("no such table in this tournament")
+    table = found[0]
     _round_or_404(request, tournament, table.match.round)
     if hand is not None and not 1 <= hand <= table.match.hands:
         raise Http404(f"the match has hands 1 to {table.match.hands}")
     _own_table(request, table)
     return table
+
+
+def _table_of(pk: int, tournament: int):
+    return (Table.objects.select_related("match__round__stage__tournament", "match__home",
+                                         "match__away")
+            .filter(pk=pk, round__stage__tournament_id=tournament).order_by())
 
 
 def _own_table(request, table: Table) -> None:
