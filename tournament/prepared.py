@@ -15,12 +15,13 @@ both times. Anything else (a value written into the text, a parameter Django tra
 another database than the connection's) runs as the plain QuerySet every time.
 
 The rows a save writes (the hand's new version, both teams' results, both seats' tallies,
-the audit entry) go the same way (``insert``, ``upsert``): the INSERT of a model and a
-number of rows is built once per connection from Django's own pieces (its quoting, its
-ON CONFLICT and RETURNING clauses), and each value is turned into its parameter as
-Django's insert does (``Field.pre_save`` then ``get_db_prep_save``: the time stamps, the
-JSON). A field Django would write otherwise (a placeholder of its own, a database default,
-a value that is an expression) leaves the write to Django.
+the audit entry) go the same way (``insert``, ``upsert``, ``update``, ``delete``): the
+statement of a model, its columns and a number of rows is built once per connection from
+Django's own pieces (its quoting, its ON CONFLICT and RETURNING clauses), and each value is
+turned into its parameter as Django's save does (``Field.pre_save`` then
+``get_db_prep_save``: the time stamps, the JSON). A field Django would write otherwise (a
+placeholder of its own, a database default, a value that is an expression), or a delete
+that Django would follow to other rows (a cascade, a signal), is left to Django.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
+from django.db.models import signals
 from django.db.models.constants import OnConflict
+from django.db.models.deletion import Collector
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
 _kept = threading.local()  # .by_connection: connection → {shape: _Prepared | None}
@@ -233,11 +236,17 @@ def _write(objs: Sequence[models.Model], *, returns_pk: bool,
     return True
 
 
+def _has_save_listeners(model: type[models.Model]) -> bool:
+    """A model whose saves someone listens to (a history of its rows, say) is saved by
+    Django, which sends the signals; bulk_create sends none, and neither does an upsert."""
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+
+
 def insert(obj: models.Model) -> models.Model:
     """``obj`` saved as a new row (as ``Model.objects.create`` would), with its primary
-    key; through a kept INSERT on this connection. No model signal is sent: for the
-    models of the scorers' writes, which have none."""
-    if not _write([obj], returns_pk=obj.pk is None):
+    key; through a kept INSERT on this connection, unless someone listens to the model's
+    saves."""
+    if _has_save_listeners(type(obj)) or not _write([obj], returns_pk=obj.pk is None):
         obj.save(force_insert=True)
     return obj
 
@@ -254,3 +263,75 @@ def upsert(objs: Sequence[models.Model], *, unique_fields: Sequence[str],
         type(objs[0]).objects.bulk_create(objs, batch_size=1000, update_conflicts=True,
                                           unique_fields=list(unique_fields),
                                           update_fields=list(update_fields))
+
+
+def _kept_statement(key: tuple, build: Callable[[], str | None]) -> str | None:
+    connection = transaction.get_connection()
+    if not hasattr(_kept, "statements"):
+        _kept.statements = weakref.WeakKeyDictionary()
+    kept = _kept.statements.setdefault(connection, {})
+    if key not in kept:
+        kept[key] = build()
+    return kept[key]
+
+
+def _plain(fields: Sequence[models.Field]) -> bool:
+    return all(field.concrete and not hasattr(field, "get_placeholder")
+               and not getattr(field, "generated", False) for field in fields)
+
+
+def update(obj: models.Model, fields: Sequence[str]) -> None:
+    """Write these fields of a saved row, as ``obj.save(update_fields=fields)`` would,
+    through an UPDATE kept per connection, unless someone listens to the model's saves."""
+    model, meta = type(obj), obj._meta
+    connection = transaction.get_connection()
+
+    def build() -> str | None:
+        chosen = [meta.get_field(name) for name in fields]
+        if not _plain(chosen) or any(field.primary_key for field in chosen):
+            return None
+        qn = connection.ops.quote_name
+        assignments = ", ".join(f"{qn(field.column)} = %s" for field in chosen)
+        return f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s"
+
+    sql = _kept_statement(("update", model, tuple(fields)), build)
+    values = [field.pre_save(obj, add=False) for field in (meta.get_field(n) for n in fields)]
+    if (sql is None or obj.pk is None or _has_save_listeners(model)
+            or any(hasattr(value, "resolve_expression") for value in values)):
+        obj.save(update_fields=list(fields))
+        return
+    params = [meta.get_field(name).get_db_prep_save(value, connection=connection)
+              for name, value in zip(fields, values, strict=True)]
+    params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount == 0:  # as Model.save(update_fields=…) says it
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def delete(model: type[models.Model], **equal: int) -> int:
+    """Delete the rows whose columns (by attribute name: ``table_id=…``) equal these
+    integers, as ``model.objects.filter(**equal).delete()`` would; how many were."""
+    meta = model._meta
+    connection = transaction.get_connection()
+    names = tuple(sorted(equal))
+
+    def build() -> str | None:
+        chosen = [meta.get_field(name.removesuffix("_id")) if name.endswith("_id")
+                  else meta.get_field(name) for name in names]
+        if (not _plain(chosen) or any(field.attname != name for field, name
+                                      in zip(chosen, names, strict=True))
+                or not Collector(using=connection.alias, origin=None).can_fast_delete(model)):
+            return None
+        qn = connection.ops.quote_name
+        where = " AND ".join(f"{qn(field.column)} = %s" for field in chosen)
+        return f"DELETE FROM {qn(meta.db_table)} WHERE {where}"
+
+    sql = _kept_statement(("delete", model, names), build)
+    if (sql is None or signals.pre_delete.has_listeners(model)
+            or signals.post_delete.has_listeners(model)
+            or not all(_is_int(equal[name]) for name in names)):
+        return model.objects.filter(**equal).delete()[0]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [equal[name] for name in names])
+        return cursor.rowcount

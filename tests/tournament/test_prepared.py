@@ -6,13 +6,14 @@ Writes the same way: the rows Django's create and bulk_create write, one stateme
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import OuterRef, Subquery, Value
+from django.db.models.signals import post_save
 from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler
 from django.test.utils import CaptureQueriesContext
 
 from tournament.models import Approval, AuditEntry, HandResult, SeatTally, Stage, Table
-from tournament.prepared import insert, prepared_rows, upsert
+from tournament.prepared import delete, insert, prepared_rows, update, upsert
 from tournament.services.approvals import approve_hand
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
@@ -240,3 +241,53 @@ def test_an_upsert_updates_the_rows_there_and_inserts_the_others(played, tables)
     for row in rows:
         assert (SeatTally.objects.filter(table_id=row.table_id, seat=row.seat)
                 .values_list(*figures).get()) == tuple(getattr(row, f) for f in figures)
+
+
+def test_an_update_writes_the_fields_and_a_missing_row_is_refused_as_django_does(played):
+    result = HandResult.objects.filter(table__round=played, is_current=True).first()
+    result.is_current, result.reason = False, "set aside"
+    with CaptureQueriesContext(connection) as queries:
+        update(result, ["is_current"])
+    assert len(queries.captured_queries) == 1
+    row = HandResult.objects.get(pk=result.pk)
+    assert (row.is_current, row.reason) == (False, "")  # only the field named
+    gone = HandResult(pk=10**6, is_current=False)
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update(gone, ["is_current"])
+
+
+def test_a_delete_removes_the_rows_matched_and_says_how_many(played):
+    table = Table.objects.filter(round=played).first()
+    tallies_before = SeatTally.objects.exclude(table=table).count()
+    assert delete(SeatTally, table_id=table.pk) == 2
+    assert delete(SeatTally, table_id=table.pk) == 0
+    assert not SeatTally.objects.filter(table=table).exists()
+    assert SeatTally.objects.count() == tallies_before
+
+
+def test_a_delete_that_cascades_is_left_to_django(played):
+    table = Table.objects.filter(round=played).first()
+    results = HandResult.objects.filter(table=table).count()
+    approvals = Approval.objects.filter(result__table=table).count()
+    assert results and approvals
+    # Django follows the approvals (and counts them), as the plain SQL would not.
+    assert delete(HandResult, table_id=table.pk) == results + approvals
+    assert not Approval.objects.filter(result__table=table).exists()
+    assert not HandResult.objects.filter(table=table).exists()
+
+
+def test_a_model_someone_listens_to_is_saved_by_django_with_its_signals(played, tournament):
+    heard = []
+
+    def listener(sender, instance, created, **kwargs):
+        heard.append((instance.action, created))
+
+    post_save.connect(listener, sender=AuditEntry)
+    try:
+        entry = insert(AuditEntry(tournament=tournament, action="x.heard"))
+        entry.action = "x.heard-again"
+        update(entry, ["action"])
+    finally:
+        post_save.disconnect(listener, sender=AuditEntry)
+    assert heard == [("x.heard", True), ("x.heard-again", False)]
+    assert AuditEntry.objects.get(pk=entry.pk).action == "x.heard-again"

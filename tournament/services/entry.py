@@ -20,7 +20,7 @@ from scoring.deals import deal_set_of
 from tournament.audit_wording import round_name
 from tournament.models import Deal, HandResult, Round, Table, TableSignature
 from tournament.permissions import Perm, has_perm, require
-from tournament.prepared import insert, prepared_rows
+from tournament.prepared import delete, insert, prepared_rows, update
 from tournament.selectors.results import is_correction
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
@@ -116,7 +116,7 @@ def record_hand_result(
         version = (current.version if current else 0) + 1
         if current is not None:
             current.is_current = False
-            current.save(update_fields=["is_current"])
+            update(current, ["is_current"])
         seat1, seat2 = seat_points(score, entry.declarer_seat)
         deal = played_deal(table, hand, current)
         result = insert(HandResult(
@@ -130,7 +130,7 @@ def record_hand_result(
             entered_by=actor.user, ip_address=actor.ip, device=actor.device,
             reason=reason, request_token=token,
         ))
-        cleared = TableSignature.objects.filter(table=table).delete()[0]
+        cleared = delete(TableSignature, table_id=table.pk)
         if correcting:
             reopen(match)
         write_match_results(match, hands_of=table)
