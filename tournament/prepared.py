@@ -46,6 +46,31 @@ _FIRST_STAND_IN = 32_001
 _LARGEST = 2 ** 31 - 1
 
 
+def _cursor(connection):
+    """A cursor for the kept statements. On PostgreSQL it sends the parameters apart from
+    the SQL, so that the server prepares a statement once the connection has run it
+    ``prepare_threshold`` times (settings: ``PG_PREPARE_THRESHOLD``) and skips planning it
+    from then on. Django's other queries keep its own cursor, which sends them as text,
+    planned each time for their values: a statement prepared once may run under a plan
+    made for any values (a generic plan), which suits the scorers' statements, each about
+    a row or two found by key, and not every report's."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        cursor = ServerBindingCursor(connection.connection)
+        # As Django's own cursors: times read in the connection's time zone.
+        loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if connection.timezone != loader.timezone:
+            register_tzloader(connection.timezone, cursor)
+        return connection._prepare_cursor(cursor)
+
+
 def _stand_ins(count: int, offset: int) -> list[int]:
     return [_FIRST_STAND_IN + offset + n for n in range(count)]
 
@@ -77,7 +102,7 @@ class _Prepared:
     def rows(self, connection, arguments: Sequence) -> list[models.Model] | list[tuple]:
         params = [arguments[value] if is_argument else value
                   for is_argument, value in self.sources]
-        with connection.cursor() as cursor:
+        with _cursor(connection) as cursor:
             cursor.execute(self.sql, params)
             rows = [row[:self.col_count] for row in cursor.fetchall()]
         if self.converters:
@@ -221,7 +246,7 @@ def _write(objs: Sequence[models.Model], *, returns_pk: bool,
     fields = write.fields * len(objs)
     params = [field.get_db_prep_save(value, connection=connection)
               for field, value in zip(fields, values, strict=True)]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(write.sql, params)
         returned = cursor.fetchall() if write.returns_pk else ()
     pk = model._meta.pk
@@ -303,7 +328,7 @@ def update(obj: models.Model, fields: Sequence[str]) -> None:
     params = [meta.get_field(name).get_db_prep_save(value, connection=connection)
               for name, value in zip(fields, values, strict=True)]
     params.append(meta.pk.get_db_prep_value(obj.pk, connection))
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, params)
         if cursor.rowcount == 0:  # as Model.save(update_fields=…) says it
             raise DatabaseError("Save with update_fields did not affect any rows.")
@@ -332,6 +357,6 @@ def delete(model: type[models.Model], **equal: int) -> int:
             or signals.post_delete.has_listeners(model)
             or not all(_is_int(equal[name]) for name in names)):
         return model.objects.filter(**equal).delete()[0]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, [equal[name] for name in names])
         return cursor.rowcount

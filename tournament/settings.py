@@ -173,15 +173,15 @@ else:
         options = DATABASES["default"].setdefault("OPTIONS", {})
         options["options"] = (options.get("options", "") + " -c random_page_cost="
                               + str(env.float("PG_RANDOM_PAGE_COST", default=1.1))).strip()
-    # Statements sent with their parameters apart and prepared by the server after their
-    # second run on a connection: a hand's save runs the same dozen shapes again and
-    # again, and planning them cost PostgreSQL more than running them (6.7 → 3.0 ms of
-    # the server's time a save, docs/benchmarks.md). A pooler in front (PgBouncer in
-    # transaction mode) must keep prepared statements (its max_prepared_statements), or
-    # set PG_PREPARE_THRESHOLD empty to send statements as text, as Django does by default.
+    # The scorers' statements (tournament.prepared) are prepared by the server after
+    # their second run on a connection: a hand's save runs the same dozen shapes again
+    # and again, and planning them cost PostgreSQL more than running them (6.7 → 2.5 ms
+    # of the server's time a save, docs/benchmarks.md). Django's other queries go as
+    # text, as Django sends them by default. A pooler in front (PgBouncer in transaction
+    # mode) must keep prepared statements (its max_prepared_statements), or set
+    # PG_PREPARE_THRESHOLD empty: nothing prepared.
     if env.str("PG_PREPARE_THRESHOLD", default="2"):
         options = DATABASES["default"].setdefault("OPTIONS", {})
-        options["server_side_binding"] = True
         options["prepare_threshold"] = env.int("PG_PREPARE_THRESHOLD", default=2)
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://duplicate-gin")}
