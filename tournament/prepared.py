@@ -29,6 +29,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
+from contextlib import contextmanager
 
 from django.db import DatabaseError, models, transaction
 from django.db.models import signals
@@ -46,6 +47,7 @@ _FIRST_STAND_IN = 32_001
 _LARGEST = 2 ** 31 - 1
 
 
+@contextmanager
 def _cursor(connection):
     """A cursor for the kept statements. On PostgreSQL it sends the parameters apart from
     the SQL, so that the server prepares a statement once the connection has run it
@@ -53,22 +55,34 @@ def _cursor(connection):
     from then on. Django's other queries keep its own cursor, which sends them as text,
     planned each time for their values: a statement prepared once may run under a plan
     made for any values (a generic plan), which suits the scorers' statements, each about
-    a row or two found by key, and not every report's."""
+    a row or two found by key, and not every report's. One such cursor is kept for each
+    connection (each use reads all its rows)."""
     if connection.vendor != "postgresql":
-        return connection.cursor()
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    if not hasattr(_kept, "cursors"):
+        _kept.cursors = weakref.WeakKeyDictionary()
+    cursor = _kept.cursors.get(connection.connection)
+    if cursor is None or cursor.closed:
+        cursor = _kept.cursors[connection.connection] = _server_binding_cursor(connection)
+    yield connection._prepare_cursor(cursor)
+
+
+def _server_binding_cursor(connection):
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
     with connection.wrap_database_errors:
         cursor = ServerBindingCursor(connection.connection)
         # As Django's own cursors: times read in the connection's time zone.
         loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
         if connection.timezone != loader.timezone:
             register_tzloader(connection.timezone, cursor)
-        return connection._prepare_cursor(cursor)
+    return cursor
 
 
 def _stand_ins(count: int, offset: int) -> list[int]:
