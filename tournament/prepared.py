@@ -356,10 +356,9 @@ def delete(model: type[models.Model], **equal: int) -> int:
     names = tuple(sorted(equal))
 
     def build() -> str | None:
-        chosen = [meta.get_field(name.removesuffix("_id")) if name.endswith("_id")
-                  else meta.get_field(name) for name in names]
-        if (not _plain(chosen) or any(field.attname != name for field, name
-                                      in zip(chosen, names, strict=True))
+        by_attname = {field.attname: field for field in meta.concrete_fields}
+        chosen = [by_attname.get(name) for name in names]
+        if (None in chosen or not _plain(chosen)
                 or not Collector(using=connection.alias, origin=None).can_fast_delete(model)):
             return None
         qn = connection.ops.quote_name
