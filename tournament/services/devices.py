@@ -39,9 +39,7 @@ def check_table_for(actor: Actor, table: Table) -> None:
     round_ = table.match.round
     if sees_every_result(actor.user, round_):
         return
-    found = (prepared_rows("table-binding", _binding, [round_.pk, actor.user.pk])
-             if actor.user.pk is not None else [])
-    binding = found[0] if found else None
+    binding = _binding_of(actor.user, round_)
     if binding is None:
         try:
             with transaction.atomic():
@@ -63,16 +61,24 @@ def check_table_for(actor: Actor, table: Table) -> None:
             % {"n": binding.table.number})
 
 
+def _binding_of(user, round_: Round) -> TableBinding | None:
+    """An account's binding to a table of the round (one at most: constraint of
+    TableBinding), with its table; every command at a table asks, so its SQL is built once
+    per connection (tournament.prepared)."""
+    if user.pk is None:
+        return None
+    found = prepared_rows("table-binding", _binding, [round_.pk, user.pk])
+    return found[0] if found else None
+
+
 def _binding(round_: int, user: int):
-    """An account's table of a round (one at most: constraint of TableBinding)."""
     return TableBinding.objects.filter(round_id=round_, user_id=user).select_related(
         "table").order_by()
 
 
 def bound_table(user, round_: Round) -> Table | None:
     """The table this account scores in the round, if any."""
-    binding = TableBinding.objects.filter(round=round_, user=user).select_related(
-        "table").first()
+    binding = _binding_of(user, round_)
     return binding.table if binding else None
 
 
