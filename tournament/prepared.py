@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 from contextlib import contextmanager
 
 from django.db import DatabaseError, models, transaction
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import signals
 from django.db.models.constants import OnConflict
 from django.db.models.deletion import Collector
@@ -68,7 +69,21 @@ def _cursor(connection):
     cursor = _kept.cursors.get(connection.connection)
     if cursor is None or cursor.closed:
         cursor = _kept.cursors[connection.connection] = _server_binding_cursor(connection)
-    yield connection._prepare_cursor(cursor)
+    if connection.queries_logged:
+        connection.validate_thread_sharing()
+        yield _LoggedCursor(cursor, connection)
+    else:
+        yield connection._prepare_cursor(cursor)
+
+
+class _LoggedCursor(CursorDebugWrapper):
+    """Django's logging cursor, naming each statement by its own text: Django reads it
+    back from psycopg, which forgets it when it runs a statement prepared (the query logs,
+    ``assertNumQueries`` and the debug toolbar would show None)."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(self.db.ops.compose_sql(sql, params)):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def _server_binding_cursor(connection):

@@ -311,3 +311,15 @@ def test_only_the_kept_statements_are_prepared_by_postgresql(played):
     assert any(kept.split(" WHERE ")[0] in statement for statement in statements)
     assert not any('"tournament_handresult"."hand" = ' in statement
                    and "ORDER BY" in statement for statement in statements)
+
+
+def test_the_query_log_names_every_kept_statement_with_its_values(played):
+    """psycopg forgets a statement's text once it runs it prepared; the log (what
+    ``assertNumQueries`` prints, the debug toolbar) still names each with its values."""
+    table = Table.objects.filter(round=played).first()
+    with CaptureQueriesContext(connection) as queries:
+        for _ in range(4):
+            prepared_rows("test-kept-logged", with_parents, [table.pk])
+    logged = [query["sql"] for query in queries.captured_queries]
+    assert len(logged) == 4
+    assert all(sql and '"tournament_table"' in sql and str(table.pk) in sql for sql in logged)

@@ -40,11 +40,16 @@ def _withdrawn_elsewhere(tournament: int, stage_order: int):
 
 
 def point_penalties(stage: Stage) -> list[Penalty]:
-    """Active match-point and small-point deductions of the stage's rounds."""
-    return list(Penalty.objects.filter(
-        undone_at__isnull=True, round__stage=stage,
-        kind__in=[Penalty.Kind.MATCH_POINTS, Penalty.Kind.SMALL_POINTS])
-        .select_related("round"))
+    """Active match-point and small-point deductions of the stage's rounds (every read of
+    the standings asks: built once per connection)."""
+    return prepared_rows("point-penalties", _point_penalties, [stage.pk])
+
+
+def _point_penalties(stage: int):
+    return Penalty.objects.filter(
+        undone_at__isnull=True, round__stage_id=stage,
+        kind__in=[Penalty.Kind.MATCH_POINTS, Penalty.Kind.SMALL_POINTS]).select_related(
+        "round").order_by("recorded_at", "pk")
 
 
 def disqualified_players(team_ids) -> dict[int, Penalty]:

@@ -26,6 +26,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from django.db.models import F
 
 from scoring.standings import (
     ByeRecord,
@@ -36,7 +39,8 @@ from scoring.standings import (
     standings,
 )
 from scoring.tiebreaks import LOTS
-from tournament.models import DealKey, Group, Round, Stage, StageTeam, Team, Tournament
+from tournament.models import DealKey, Group, Round, Stage, Team, Tournament
+from tournament.prepared import prepared_rows
 from tournament.selectors.penalties import point_penalties, withdrawn_teams
 from tournament.selectors.stage_results import stage_records
 
@@ -112,12 +116,24 @@ class StageStandings:
         return [line.team.pk for line in self.lines]
 
 
+class Entry(NamedTuple):
+    """A team entered in the stage, and its group (None outside a group stage)."""
+
+    team: Team
+    group_id: int | None
+
+    @property
+    def team_id(self) -> int:
+        return self.team.pk
+
+
 @dataclass
 class StageData:
     """Everything a stage's tables are ranked from: one read of the database."""
 
     stage: Stage
-    entries: list[StageTeam]  # group, then number order
+    entries: list[Entry]  # group, then number order
+    groups: dict[int, Group]  # the groups that have teams, in order, by id
     matches: list[MatchRecord]  # teams by code
     byes: list[ByeRecord]
     penalties: list[PenaltyRecord]
@@ -140,9 +156,13 @@ def lots_seed(stage: Stage) -> bytes:
     key, so a tournament exported and imported elsewhere draws the same lots).
     Secret while the key is, reproducible by anyone once it is revealed. Without a deal key
     yet the seed is empty: the draw is still reproducible, but not secret (one query)."""
-    key_hex = (DealKey.objects.filter(tournament_id=stage.tournament_id, number=1)
-               .values_list("key_hex", flat=True).first())
-    return _seed(key_hex, stage.order)
+    found = prepared_rows("lots-seed-key", _first_key, [stage.tournament_id])
+    return _seed(found[0][0] if found else None, stage.order)
+
+
+def _first_key(tournament: int):
+    return DealKey.objects.filter(tournament_id=tournament, number=1).order_by().values_list(
+        "key_hex")
 
 
 def _seed(key_hex: str | None, stage_order: int) -> bytes:
@@ -153,14 +173,25 @@ def _seed(key_hex: str | None, stage_order: int) -> bytes:
 
 
 def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
-    """One read of everything the stage's standings need (seven queries; on PostgreSQL one
+    """One read of everything the stage's standings need (eight queries; on PostgreSQL one
     more when the process read the stage before and a round's rows changed since: the
-    matches and byes are kept per round, ``selectors.stage_results``)."""
+    matches and byes are kept per round, ``selectors.stage_results``). The small reads'
+    SQL is built once per connection (``tournament.prepared``): on the last day of a
+    512-team event, building it cost as much as running it."""
     tournament: Tournament = stage.tournament
-    entries = list(stage.entries.select_related("team", "group")
-                   .order_by("group__order", "position"))
+    # The teams, each with its group's columns: a model for each team and group, not for
+    # each entry, team and group.
+    entries, groups = [], {}
+    for team in prepared_rows("stage-teams", _entered_teams, [stage.pk]):
+        if team.group_id is not None and team.group_id not in groups:
+            groups[team.group_id] = Group.from_db(
+                None, ["id", "stage_id", "name", "order"],
+                (team.group_id, stage.pk, team.group_name, team.group_order))
+        entries.append(Entry(team, team.group_id))
     code = {entry.team_id: entry.team.code for entry in entries}
-    rounds = list(stage.rounds.order_by("number"))
+    rounds = prepared_rows("stage-rounds", _rounds, [stage.pk])
+    for round_ in rounds:
+        round_.stage = stage  # as ``stage.rounds`` gives them
     number_of = {r.pk: r.number for r in rounds}
     matches, byes = stage_records(stage.pk, list(number_of), code, number_of,
                                   official_only=official_only)
@@ -169,10 +200,22 @@ def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
     # A withdrawal clears results only in a group stage (RULES.md §10); the result rows
     # of that stage are void already, and the team leaves the table.
     withdrawn = withdrawn_teams(stage) if stage.kind == Stage.Kind.GROUPS else set()
-    return StageData(stage=stage, entries=entries, matches=matches, byes=byes,
+    return StageData(stage=stage, entries=entries, groups=groups, matches=matches, byes=byes,
                      penalties=penalties, withdrawn=withdrawn,
                      tiebreaks=tournament.rules.tiebreaks, seed=lots_seed(stage),
                      rounds=rounds)
+
+
+def _entered_teams(stage: int):
+    return (Team.objects.filter(stage_entries__stage_id=stage)
+            .annotate(group_id=F("stage_entries__group_id"),
+                      group_name=F("stage_entries__group__name"),
+                      group_order=F("stage_entries__group__order"))
+            .order_by("stage_entries__group__order", "stage_entries__position"))
+
+
+def _rounds(stage: int):
+    return Round.objects.filter(stage_id=stage).order_by("number")
 
 
 def rank(data: StageData, *, group: Group | None = None, after_round: int | None = None,
@@ -200,11 +243,7 @@ def rank(data: StageData, *, group: Group | None = None, after_round: int | None
 
 def groups_of(data: StageData) -> list[Group]:
     """The stage's groups that have teams, in order."""
-    seen: dict[int, Group] = {}
-    for entry in data.entries:
-        if entry.group is not None:
-            seen.setdefault(entry.group_id, entry.group)
-    return sorted(seen.values(), key=lambda g: g.order)
+    return list(data.groups.values())
 
 
 def stage_standings(stage: Stage, *, group: Group | None = None,
