@@ -27,6 +27,7 @@ that Django would follow to other rows (a cascade, a signal), is left to Django.
 from __future__ import annotations
 
 import threading
+import uuid
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import contextmanager
@@ -100,8 +101,10 @@ def _server_binding_cursor(connection):
     return cursor
 
 
-def _stand_ins(count: int, offset: int) -> list[int]:
-    return [_FIRST_STAND_IN + offset + n for n in range(count)]
+def _stand_ins(kinds: tuple[type, ...], offset: int) -> list[int | uuid.UUID]:
+    """Integers, or UUIDs made of them where the caller passes a UUID (a request token)."""
+    return [kind(int=_FIRST_STAND_IN + offset + n) if kind is uuid.UUID
+            else _FIRST_STAND_IN + offset + n for n, kind in enumerate(kinds)]
 
 
 class _Prepared:
@@ -149,19 +152,21 @@ class _Prepared:
         return found
 
 
-def _prepare(make: Callable[..., models.QuerySet], count: int,
+def _prepare(make: Callable[..., models.QuerySet], kinds: tuple[type, ...],
              alias: str) -> _Prepared | None:
     """The shape ``make`` builds, or None when its SQL does not take its parameters by
-    position alone (see the module's docstring)."""
+    position alone (see the module's docstring). A UUID is kept only where the database
+    takes it as it is (PostgreSQL's uuid); SQLite's text of it runs as the plain query."""
     built = []
+    count = len(kinds)
     for offset in (0, count):
-        stand_ins = _stand_ins(count, offset)
+        stand_ins = _stand_ins(kinds, offset)
         queryset = make(*stand_ins)
         if queryset.db != alias:
             return None
         sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
         index = {value: n for n, value in enumerate(stand_ins)}
-        built.append((queryset, sql, [(True, index[p]) if _is_int(p) and p in index
+        built.append((queryset, sql, [(True, index[p]) if _is_argument(p) and p in index
                                       else (False, p) for p in params]))
     (queryset, sql, sources), (_q, again_sql, again_sources) = built
     if queryset._iterable_class not in (ModelIterable, ValuesListIterable) or (
@@ -179,22 +184,28 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_argument(value) -> bool:
+    return _is_int(value) or isinstance(value, uuid.UUID)
+
+
 def prepared_rows(shape: Hashable, make: Callable[..., models.QuerySet],
-                  arguments: Sequence[int]) -> list[models.Model] | list[tuple]:
+                  arguments: Sequence[int | uuid.UUID]) -> list[models.Model] | list[tuple]:
     """The models ``make(*arguments)`` gives (the tuples, for a ``values_list()``), through
     SQL Django built once for ``shape`` on this connection. ``make`` must build the same
-    query whatever integers it is given (each argument used as a value, never to choose
-    what to build); ``shape`` names what it builds, with anything that changes the query
-    (how many keys, what is joined)."""
-    if not all(_is_int(value) and 0 <= value <= _LARGEST for value in arguments):
+    query whatever integers (or UUIDs) it is given (each argument used as a value, never to
+    choose what to build); ``shape`` names what it builds, with anything that changes the
+    query (how many keys, what is joined)."""
+    if not all(isinstance(value, uuid.UUID) or (_is_int(value) and 0 <= value <= _LARGEST)
+               for value in arguments):
         return list(make(*arguments))
     connection = transaction.get_connection()
     if not hasattr(_kept, "by_connection"):
         _kept.by_connection = weakref.WeakKeyDictionary()
     kept = _kept.by_connection.setdefault(connection, {})
-    key = (shape, len(arguments))
+    kinds = tuple(uuid.UUID if isinstance(value, uuid.UUID) else int for value in arguments)
+    key = (shape, kinds)
     if key not in kept:
-        kept[key] = _prepare(make, len(arguments), connection.alias)
+        kept[key] = _prepare(make, kinds, connection.alias)
     prepared = kept[key]
     if prepared is None:
         return list(make(*arguments))

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 from django.db import DatabaseError, connection
-from django.db.models import OuterRef, Subquery, Value
+from django.db.models import OuterRef, Q, Subquery, Value
 from django.db.models.signals import post_save
 from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler
 from django.test.utils import CaptureQueriesContext
@@ -100,6 +100,29 @@ def test_after_the_first_call_each_call_is_one_statement_and_nothing_is_built(
             found = prepared_rows("test-built-once", with_approval, [table.pk, 3, 2])
         assert len(queries.captured_queries) == 1 and found[0].table_id == table.pk
     assert calls == []
+
+
+def by_token_or_hand(token, table: int, hand: int):
+    return HandResult.objects.filter(
+        Q(request_token=token) | Q(table_id=table, hand=hand, is_current=True)).order_by("pk")
+
+
+def test_a_uuid_is_a_parameter_where_the_database_takes_it_as_it_is(played, monkeypatch):
+    """A save looks for its request token (a UUID) and the hand's current version in one
+    query: on PostgreSQL (a uuid column) its SQL is built once, on SQLite (the UUID's text)
+    it runs as the QuerySet. The same rows either way."""
+    table = Table.objects.filter(round=played).order_by("pk").first()
+    results = list(HandResult.objects.filter(table=table).order_by("pk"))
+    tokens = [result.request_token for result in results[:3]] + [uuid.uuid4()]
+    for token in tokens:
+        for hand in (1, 2, 7):
+            found = prepared_rows("test-token", by_token_or_hand, [token, table.pk, hand])
+            assert same(found, list(by_token_or_hand(token, table.pk, hand))), (token, hand)
+    calls = compiled(monkeypatch)
+    with CaptureQueriesContext(connection) as queries:
+        [found] = prepared_rows("test-token", by_token_or_hand, [tokens[0], table.pk, 99])
+    assert found.request_token == tokens[0] and len(queries.captured_queries) == 1
+    assert (calls == []) == (connection.vendor == "postgresql")
 
 
 @pytest.mark.parametrize("make", [

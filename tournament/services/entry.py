@@ -55,6 +55,11 @@ def played_deal(table: Table, hand: int, current: HandResult | None) -> Deal | N
     return found[0] if found else None
 
 
+def _hand_or_token(token: uuid.UUID, table: int, hand: int):
+    return HandResult.objects.filter(
+        Q(request_token=token) | Q(table_id=table, hand=hand, is_current=True)).order_by()
+
+
 def _current_deal(round_: int, hand: int, deal_set: int):
     return Deal.objects.filter(round_id=round_, hand=hand, deal_set=deal_set,
                                is_current=True).order_by()
@@ -88,8 +93,7 @@ def record_hand_result(
         table.match = match
         round_ = match.round
         # One query finds both a save of this very form and the hand's current version.
-        found = list(HandResult.objects.filter(
-            Q(request_token=token) | Q(table=table, hand=hand, is_current=True)).order_by())
+        found = prepared_rows("hand-or-token", _hand_or_token, [token, table.pk, hand])
         earlier = next((r for r in found if r.request_token == token), None)
         current = next((r for r in found if r.is_current and r.table_id == table.pk
                         and r.hand == hand), None)
