@@ -16,5 +16,9 @@ class TournamentConfig(AppConfig):
         from tournament.audit_wording import sentence
         from tournament.models.audit import word_entries_with
         from tournament.pdf import fonts  # noqa: F401
+        from tournament.tables import signatures
 
         word_entries_with(sentence)
+        # django-tables2 works out a column method's arguments once per function, not per
+        # cell (half the time of a big traveller's spreadsheet).
+        signatures.install()
