@@ -127,8 +127,8 @@ def test_linked_from_the_standings_pages(login, tournament, played):
         client.get(url("standings", tournament.slug)))
 
 
-# Session, user, tournament, role, the stages (tabs), hands, line-ups, players.
-INDIVIDUAL_PAGE_QUERIES = 8
+# Session, user, tournament, role, the stages (tabs), the tallies added up, players.
+INDIVIDUAL_PAGE_QUERIES = 7
 
 
 @pytest.mark.parametrize("size", [(2, 1), (8, 3)])
