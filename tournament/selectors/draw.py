@@ -109,12 +109,15 @@ def _match_plans(round_: Round, matches) -> list[MatchPlan]:
         for table in Table.objects.filter(match_id__in=match_ids).order_by("position"):
             tables.setdefault(table.match_id, []).append(table)
         for entry in (RoundEntry.objects.filter(match_id__in=match_ids)
-                      .select_related("team", "first_player", "second_player")):
+                      .select_related("first_player", "second_player")):
             entries.setdefault(entry.match_id, []).append(entry)
     hands = round_.hands_per_match
     plans = []
     for match in matches:
-        teams = {entry.side: entry.team for entry in entries.get(match.pk, ())}
+        # An entry's team is the match's team on its side (the database refuses any other),
+        # read once with the match rather than again with each entry.
+        of_side = {RoundEntry.Side.HOME: match.home, RoundEntry.Side.AWAY: match.away}
+        teams = {entry.side: of_side[entry.side] for entry in entries.get(match.pk, ())}
         lineups = {entry.side: (entry.first_player, entry.second_player)
                    for entry in entries.get(match.pk, ())}
         table_plans = []

@@ -173,7 +173,7 @@ def _seed(key_hex: str | None, stage_order: int) -> bytes:
 
 
 def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
-    """One read of everything the stage's standings need (eight queries; on PostgreSQL one
+    """One read of everything the stage's standings need (seven queries; on PostgreSQL one
     more when the process read the stage before and a round's rows changed since: the
     matches and byes are kept per round, ``selectors.stage_results``). The small reads'
     SQL is built once per connection (``tournament.prepared``): on the last day of a
@@ -185,7 +185,7 @@ def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
     for team in prepared_rows("stage-teams", _entered_teams, [stage.pk]):
         if team.group_id is not None and team.group_id not in groups:
             groups[team.group_id] = Group.from_db(
-                None, ["id", "stage_id", "name", "order"],
+                team._state.db, ["id", "stage_id", "name", "order"],
                 (team.group_id, stage.pk, team.group_name, team.group_order))
         entries.append(Entry(team, team.group_id))
     code = {entry.team_id: entry.team.code for entry in entries}
