@@ -365,3 +365,18 @@ def test_the_match_page_sets_both_tables_side_by_side(client, own_tournament, ma
     text = page_text(page.content.decode())
     assert "−32 : +32 1 : 3 mp provisional" in text
     assert f"Swing {home.code}" in text
+
+
+@pytest.mark.parametrize("name", ["public:team", "public:player"])
+def test_the_rows_addresses_are_the_ones_reverse_makes(name):
+    """The standings reverse a team's or a player's address once and fill in each row's
+    key: the same address as ``reverse`` for every key, a slug made of the stand-in key's
+    digits included."""
+    from django.urls import reverse
+
+    from tournament.views.public.standings import _ANY_KEY, _url_of_key
+
+    for slug in ("world-cup", f"open-{_ANY_KEY}", str(_ANY_KEY)):
+        url = _url_of_key(name, slug)
+        for key in (1, 7, 653, 10_000, _ANY_KEY):
+            assert url(key) == reverse(name, args=[slug, key]), (slug, key)

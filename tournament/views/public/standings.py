@@ -61,13 +61,27 @@ class PublicIndividualTable(Captioned, IndividualTable):
 
 
 def _team_rows(tournament, table) -> list[dict]:
-    return [{**row, "url": reverse("public:team", args=[tournament.slug, line.team.pk])}
+    url = _url_of_key("public:team", tournament.slug)
+    return [{**row, "url": url(line.team.pk)}
             for row, line in zip(standings_rows(table), table.lines, strict=True)]
 
 
 def _player_rows(tournament, standings) -> list[dict]:
-    return [{**row, "url": reverse("public:player", args=[tournament.slug, line.player.pk])}
+    url = _url_of_key("public:player", tournament.slug)
+    return [{**row, "url": url(line.player.pk)}
             for row, line in zip(individual_rows(standings), standings.rows, strict=True)]
+
+
+# A key no row has: where it stands in the address reversed with it, each row's key goes.
+_ANY_KEY = 2_147_483_647
+
+
+def _url_of_key(name: str, slug: str):
+    """``reverse(name, args=[slug, key])`` for each row's key, reversed once: the address of
+    every player of a 512-team event was reversed 1,024 times, a tenth of the page. The key
+    is the address's last number (``<slug>/…/<int:pk>/``), after the slug."""
+    head, tail = reverse(name, args=[slug, _ANY_KEY]).rsplit(str(_ANY_KEY), 1)
+    return lambda key: f"{head}{int(key)}{tail}"
 
 
 def _stages(tournament) -> list[Stage]:
@@ -83,8 +97,8 @@ def _knockout_page(request, tournament, stage, views, ranking=None, *, overall=F
         bracket = None  # its seeds are not public before its first round is
     table = None
     if ranking is not None and ranking.rows and bracket is not None:
-        table = RankingTable(ranking_rows(ranking, lambda team: reverse(
-            "public:team", args=[tournament.slug, team.pk])),
+        url = _url_of_key("public:team", tournament.slug)
+        table = RankingTable(ranking_rows(ranking, lambda team: url(team.pk)),
             caption=_("Final ranking") if ranking.is_final else _("Ranking so far"))
     return render_public(request, tournament, "public/knockout.html", {
         "stage": stage, "stages": _stages(tournament), "overall": overall,
