@@ -3,7 +3,6 @@ the public's view of it allows (``selectors.public``, ``selectors.visibility``).
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -23,6 +22,7 @@ from tournament.tables import (
     standings_rows,
     team_cell,
 )
+from tournament.templatetags.links import url_around
 from tournament.views.public.base import int_param, public_page, render_public
 from tournament.wording import ranking_order
 
@@ -72,16 +72,12 @@ def _player_rows(tournament, standings) -> list[dict]:
             for row, line in zip(individual_rows(standings), standings.rows, strict=True)]
 
 
-# A key no row has: where it stands in the address reversed with it, each row's key goes.
-_ANY_KEY = 2_147_483_647
-
-
 def _url_of_key(name: str, slug: str):
-    """``reverse(name, args=[slug, key])`` for each row's key, reversed once: the address of
-    every player of a 512-team event was reversed 1,024 times, a tenth of the page. The key
-    is the address's last number (``<slug>/…/<int:pk>/``), after the slug."""
-    head, tail = reverse(name, args=[slug, _ANY_KEY]).rsplit(str(_ANY_KEY), 1)
-    return lambda key: f"{head}{int(key)}{tail}"
+    """``reverse(name, args=[slug, key])`` for each row's key, reversed once
+    (``templatetags.links.url_around``): every player of a 512-team event was reversed
+    1,024 times."""
+    before, after = url_around(name, slug)
+    return lambda key: f"{before}{int(key)}{after}"
 
 
 def _stages(tournament) -> list[Stage]:
