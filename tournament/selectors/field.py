@@ -92,9 +92,10 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     ``selectors.visibility``) leaves out the results it does not show, from the field too;
     ``round_ids``: only these rounds are read (a day's bulletin).
 
-    The rounds shown whole are added up by the database (``_field_sums``, then
-    ``scoring.field.FieldSums.add_seat``); a round the public sees in part is read hand by hand.
-    At most six queries and one more per stage, whatever the number of hands."""
+    The rounds shown whole are added up by the database per player (``_field_sums``, then
+    ``scoring.field.FieldSums.add_seat``); a round the public sees in part is read hand by
+    hand. At most six queries and one more per stage, whatever the number of hands (the
+    line-ups are read only for a round seen in part or a withdrawn team)."""
     where = {"stage": stage} if stage is not None else {"stage__tournament": tournament}
     statuses = [Round.Status.CLOSED] if closed_only else [Round.Status.IN_PLAY,
                                                           Round.Status.CLOSED]
@@ -109,8 +110,27 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     shown_in_part = [r.pk for r in rounds if views is not None and not views.of(r.pk).everything]
     stages = {r.stage_id: r.stage for r in rounds}
     out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()}
-    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if rounds else (
-        {}, set(), set())
+    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
+    provisional: set[int] = set()
+    left_out: set[int] = set()
+    summed: dict[int, FieldSums] = {}
+    if shown_whole:
+        left_out_matches = _left_out_matches(shown_whole, out_by_stage, official_only,
+                                             left_out)
+        for sums in _field_sums([r.pk for r in shown_whole],
+                                [r.pk for r in shown_whole if per_match[r.pk]],
+                                official_only, left_out_matches):
+            player = sums.player
+            line = summed.get(player) or summed.setdefault(player, FieldSums())
+            line.add_seat(sums.seat, sums.seat1_deals, sums.kept, sums.hands,
+                          sums.seat1_points, sums.datum_totals)
+            points = sums.seat1_points if sums.seat == 1 else -sums.seat1_points
+            _add_points(raw, player, points, as_dealer=(sums.seat == 1) == sums.seat1_deals)
+            if sums.unsigned:
+                provisional.add(player)
+    # The line-ups, for a round seen in part and for the withdrawn teams' list.
+    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if rounds and (
+        shown_in_part or left_out) else ({}, set(), set())
     seated: dict[int, tuple[int, ...]] = {}  # table → the players in seats 1 and 2, or ()
 
     def seats_of(table_id: int, match_id: int, position: int) -> tuple[int, ...]:
@@ -122,25 +142,6 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                 seating.player_in_seat(position, 2, entries)) if len(entries) == 2 else ()
         return seats
 
-    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
-    provisional: set[int] = set()
-    left_out: set[int] = set()
-    summed: dict[int, FieldSums] = {}
-    if shown_whole:
-        left_out_matches = _left_out_matches(shown_whole, out_by_stage, official_only,
-                                             left_out)
-        for (table_id, match_id, position, seat1_deals, kept, count, seat1,
-             totals) in _field_sums([r.pk for r in shown_whole],
-                                    [r.pk for r in shown_whole if per_match[r.pk]],
-                                    official_only, left_out_matches):
-            one, two = seats_of(table_id, match_id, position)
-            for seat, player in ((1, one), (2, two)):
-                sums = summed.get(player) or summed.setdefault(player, FieldSums())
-                sums.add_seat(seat, seat1_deals, kept, count, seat1, totals)
-            dealer, other = (one, two) if seat1_deals else (two, one)
-            _add_points(raw, dealer, other, seat1 if seat1_deals else -seat1)
-            if match_id in unsigned:
-                provisional.update((one, two))
     deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
     hands: list[tuple[int, Hashable, str, int]] = []  # (player, deal, seat, points)
     rounds_by_pk = {r.pk: r for r in rounds}
@@ -164,8 +165,8 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         one, two = seats
         hands.append((one, key, DEALER if seat1_deals else NON_DEALER, seat1))
         hands.append((two, key, NON_DEALER if seat1_deals else DEALER, -seat1))
-        dealer, other = seats if seat1_deals else (two, one)
-        _add_points(raw, dealer, other, dealer_points)
+        _add_points(raw, one, seat1, as_dealer=seat1_deals)
+        _add_points(raw, two, -seat1, as_dealer=not seat1_deals)
         if match_id in unsigned:
             provisional.update(seats)
     lines = field_lines(hands, deals, minimum_hands=minimum, more=summed)
@@ -187,13 +188,11 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         closed_only=closed_only, official_only=official_only)
 
 
-def _add_points(raw: dict[int, list[int]], dealer: int, other: int,
-                dealer_points: int) -> None:
-    """Count the points the dealer cards made (over one hand or several) into both players'
-    raw points: [points, as dealer, as non-dealer]."""
-    line = raw.get(dealer) or raw.setdefault(dealer, [0, 0, 0])
-    line[0] += dealer_points
-    line[1] += dealer_points
-    line = raw.get(other) or raw.setdefault(other, [0, 0, 0])
-    line[0] -= dealer_points
-    line[2] -= dealer_points
+def _add_points(raw: dict[int, list[int]], player: int, points: int, *,
+                as_dealer: bool) -> None:
+    """Count ``points`` a player made (over one hand or several, all with the dealer cards
+    or all with the other's) into the player's raw points: [points, as dealer, as
+    non-dealer]."""
+    line = raw.get(player) or raw.setdefault(player, [0, 0, 0])
+    line[0] += points
+    line[1 if as_dealer else 2] += points

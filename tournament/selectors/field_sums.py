@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Exists, ExpressionWrapper, IntegerField, OuterRef, Q
 
 from scoring.field import TRIM_FROM
+from scoring.seating import TABLES_PER_MATCH, seat_holder
 from tournament.models import HandResult, Match, Round, RoundEntry, Table
 
 _FIELD_ROW = ("table__round_id", "table_id", "hand", "table__match_id", "table__match__number",
@@ -40,17 +42,46 @@ def _sql_list(values: Collection) -> str:
 _PACK = 2 ** 20  # see the deal's key in ``_field_sums``
 
 
+class PlayerSums(NamedTuple):
+    """What the database adds up of one player's counted hands of the rounds shown whole,
+    for one group of ``scoring.field.FieldSums.add_seat``: the hands the player played in
+    ``seat`` of a table, all with seat 1 holding the dealer cards or all with seat 2
+    holding them, on deals of ``kept`` tables kept."""
+
+    player: int
+    seat: int  # 1 or 2
+    seat1_deals: bool
+    kept: int
+    hands: int
+    seat1_points: int  # seat 1's points on these hands
+    datum_totals: int  # the sum of these deals' kept totals for the dealer cards
+    unsigned: bool  # one of these hands is of a match not signed off
+
+
+def _seat_holders_sql(position: str, seat: str) -> str:
+    """The player in seat ``seat`` of the match's table ``position`` (SQL expressions),
+    from the line-ups joined as ``home_entry`` and ``away_entry``: ``scoring.seating``'s
+    ``seat_holder`` for each table and seat, written out as SQL."""
+    slots = {1: "first_player_id", 2: "second_player_id"}
+    cases = " ".join(
+        f"WHEN {position} = {table} AND {seat} = {seat_number} "
+        f"THEN {holder.side.value}_entry.{slots[holder.slot]}"
+        for table in range(1, TABLES_PER_MATCH + 1) for seat_number in (1, 2)
+        for holder in [seat_holder(table, seat_number)])
+    return f"CASE {cases} END"
+
+
 def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: bool,
-                left_out_matches: Collection[int]) -> list[tuple[int, int, int, bool, int,
-                                                                 int, int, int]]:
-    """What the database adds up of these rounds' counted hands, for
-    ``scoring.field.FieldSums.add_seat`` (one query, whatever the number of hands): per table, per
-    seat holding the dealer cards and per number of tables kept on the deal, (table, match,
-    position, seat 1 deals, tables kept, hands, seat 1's points, the deals' kept totals for
-    the dealer cards). The field of a deal is worked out as ``scoring.field.datum_parts``
-    does it (the highest and lowest dropped from ``TRIM_FROM`` tables), over the hands that
-    ``field_standings`` counts one by one elsewhere: current, of matches decided by play
-    (signed off with ``official_only``), with both line-ups, not ``left_out_matches``."""
+                left_out_matches: Collection[int]) -> list[PlayerSums]:
+    """What the database adds up of these rounds' counted hands, per player (one query,
+    whatever the number of hands; about four rows a player). The field of a deal is worked
+    out as ``scoring.field.datum_parts`` does it (the highest and lowest dropped from
+    ``TRIM_FROM`` tables), over the hands that ``field_standings`` counts one by one
+    elsewhere: current, of matches decided by play (signed off with ``official_only``),
+    with both line-ups, not ``left_out_matches``. Who sat in which seat is worked out in
+    the query from the line-ups (``_seat_holders_sql``): the 15,360 sums per table of the
+    last day of a 512-team event would cost more to bring back and pair with their players
+    than to add up."""
     hands, tables, matches, entries = (model._meta.db_table for model in (
         HandResult, Table, Match, RoundEntry))
     per_match = f"t.round_id IN ({_sql_list(per_match_ids)})" if per_match_ids else "1 = 0"
@@ -70,7 +101,8 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
                    CASE WHEN hr.hand %% 2 = 1 THEN hr.seat1_points ELSE -hr.seat1_points END
                        AS dealer,
                    COALESCE(hr.deal_id, -((t.round_id * {_PACK} + CASE WHEN {per_match}
-                             THEN m.number ELSE 1 END) * {_PACK} + hr.hand)) AS deal
+                             THEN m.number ELSE 1 END) * {_PACK} + hr.hand)) AS deal,
+                   CASE WHEN m.signed_off_at IS NULL THEN 1 ELSE 0 END AS unsigned
             FROM {hands} hr
             JOIN {tables} t ON t.id = hr.table_id
             JOIN {matches} m ON m.id = t.match_id
@@ -84,19 +116,32 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
                         ELSE SUM(dealer) END AS total,
                    CASE WHEN COUNT(*) >= %s THEN COUNT(*) - 2 ELSE COUNT(*) END AS kept
             FROM h GROUP BY deal
+        ), per_table AS (
+            SELECT h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned,
+                   COUNT(*) AS hands, SUM(h.seat1) AS seat1, SUM(d.total) AS totals
+            FROM h JOIN d ON d.deal = h.deal
+            GROUP BY h.table_id, h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned
         )
-        SELECT h.table_id, h.match_id, h.position, h.seat1_deals, d.kept, COUNT(*),
-               CAST(SUM(h.seat1) AS BIGINT), CAST(SUM(d.total) AS BIGINT)
-        FROM h JOIN d ON d.deal = h.deal
-        GROUP BY h.table_id, h.match_id, h.position, h.seat1_deals, d.kept"""
+        SELECT {_seat_holders_sql("p.position", "s.seat")} AS player, s.seat,
+               p.seat1_deals, p.kept, CAST(SUM(p.hands) AS BIGINT), CAST(SUM(p.seat1) AS BIGINT),
+               CAST(SUM(p.totals) AS BIGINT), MAX(p.unsigned)
+        FROM per_table p
+        CROSS JOIN (SELECT 1 AS seat UNION ALL SELECT 2) s
+        JOIN {entries} home_entry ON home_entry.match_id = p.match_id
+                                    AND home_entry.side = %s
+        JOIN {entries} away_entry ON away_entry.match_id = p.match_id
+                                    AND away_entry.side = %s
+        GROUP BY 1, s.seat, p.seat1_deals, p.kept"""
     params = [*per_match_ids, True, *round_ids, *left_out_matches, RoundEntry.Side.HOME,
-              RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM]
+              RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM, RoundEntry.Side.HOME,
+              RoundEntry.Side.AWAY]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         # PostgreSQL adds bigints up into numerics; cast back in the query (exact: no sum
         # of hands comes near 2**63), as Python's Decimals would cost a tenth of the page.
-        return [(table, match, position, seat1_deals == 1, kept, count, seat1, totals)
-                for table, match, position, seat1_deals, kept, count, seat1, totals
+        return [PlayerSums(player, seat, seat1_deals == 1, kept, count, seat1, totals,
+                           unsigned == 1)
+                for player, seat, seat1_deals, kept, count, seat1, totals, unsigned
                 in cursor.fetchall()]
 
 
