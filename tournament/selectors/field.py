@@ -15,16 +15,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import seating
-from scoring.field import DEALER, NON_DEALER, FieldLine, FieldSums, field_lines
+from scoring.field import DEALER, NON_DEALER, FieldLine, field_lines
 from scoring.rules import DEFAULT_RULES
 from tournament.models import Player, Round, Stage, Team
+from tournament.selectors.field_kept import FieldTotals, add_points, field_totals
 from tournament.selectors.field_results import deal_key, deals_per_match, two_places
-from tournament.selectors.field_sums import (
-    _field_lineups,
-    _field_rows,
-    _field_sums,
-    _left_out_matches,
-)
+from tournament.selectors.field_sums import _field_lineups, _field_rows, _left_out_matches
 from tournament.selectors.penalties import withdrawn_teams
 from tournament.selectors.visibility import PublicViews
 
@@ -110,24 +106,17 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     shown_in_part = [r.pk for r in rounds if views is not None and not views.of(r.pk).everything]
     stages = {r.stage_id: r.stage for r in rounds}
     out_by_stage = {pk: withdrawn_teams(s) for pk, s in stages.items()}
-    raw: dict[int, list[int]] = {}  # player → points, as dealer, as non-dealer
-    provisional: set[int] = set()
     left_out: set[int] = set()
-    summed: dict[int, FieldSums] = {}
+    totals = FieldTotals()
     if shown_whole:
         left_out_matches = _left_out_matches(shown_whole, out_by_stage, official_only,
                                              left_out)
-        for sums in _field_sums([r.pk for r in shown_whole],
-                                [r.pk for r in shown_whole if per_match[r.pk]],
-                                official_only, left_out_matches):
-            player = sums.player
-            line = summed.get(player) or summed.setdefault(player, FieldSums())
-            line.add_seat(sums.seat, sums.seat1_deals, sums.kept, sums.hands,
-                          sums.seat1_points, sums.datum_totals)
-            points = sums.seat1_points if sums.seat == 1 else -sums.seat1_points
-            _add_points(raw, player, points, as_dealer=(sums.seat == 1) == sums.seat1_deals)
-            if sums.unsigned:
-                provisional.add(player)
+        totals = field_totals([r.pk for r in shown_whole],
+                              [r.pk for r in shown_whole if per_match[r.pk]],
+                              official_only, left_out_matches)
+    summed = totals.sums  # kept between reads: never changed here
+    raw = {player: list(points) for player, points in totals.raw.items()}
+    provisional = totals.provisional
     # The line-ups, for a round seen in part and for the withdrawn teams' list.
     lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if rounds and (
         shown_in_part or left_out) else ({}, set(), set())
@@ -165,8 +154,8 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
         one, two = seats
         hands.append((one, key, DEALER if seat1_deals else NON_DEALER, seat1))
         hands.append((two, key, NON_DEALER if seat1_deals else DEALER, -seat1))
-        _add_points(raw, one, seat1, as_dealer=seat1_deals)
-        _add_points(raw, two, -seat1, as_dealer=not seat1_deals)
+        add_points(raw, one, seat1, as_dealer=seat1_deals)
+        add_points(raw, two, -seat1, as_dealer=not seat1_deals)
         if match_id in unsigned:
             provisional.update(seats)
     lines = field_lines(hands, deals, minimum_hands=minimum, more=summed)
@@ -186,13 +175,3 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
                                if pk in lineup_teams and pk in teams),
                               key=lambda team: team.code),
         closed_only=closed_only, official_only=official_only)
-
-
-def _add_points(raw: dict[int, list[int]], player: int, points: int, *,
-                as_dealer: bool) -> None:
-    """Count ``points`` a player made (over one hand or several, all with the dealer cards
-    or all with the other's) into the player's raw points: [points, as dealer, as
-    non-dealer]."""
-    line = raw.get(player) or raw.setdefault(player, [0, 0, 0])
-    line[0] += points
-    line[1 if as_dealer else 2] += points

@@ -49,6 +49,7 @@ class PlayerSums(NamedTuple):
     holding them, on deals of ``kept`` tables kept."""
 
     player: int
+    round_id: int | None  # with ``by_round`` only
     seat: int  # 1 or 2
     seat1_deals: bool
     kept: int
@@ -72,7 +73,8 @@ def _seat_holders_sql(position: str, seat: str) -> str:
 
 
 def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: bool,
-                left_out_matches: Collection[int]) -> list[PlayerSums]:
+                left_out_matches: Collection[int], *, by_round: bool = False
+                ) -> list[PlayerSums]:
     """What the database adds up of these rounds' counted hands, per player (one query,
     whatever the number of hands; about four rows a player). The field of a deal is worked
     out as ``scoring.field.datum_parts`` does it (the highest and lowest dropped from
@@ -81,7 +83,8 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
     with both line-ups, not ``left_out_matches``. Who sat in which seat is worked out in
     the query from the line-ups (``_seat_holders_sql``): the 15,360 sums per table of the
     last day of a 512-team event would cost more to bring back and pair with their players
-    than to add up."""
+    than to add up. ``by_round``: summed per player and round (every deal is of one round,
+    so a round's sums are its own: ``selectors.field_kept`` keeps them)."""
     hands, tables, matches, entries = (model._meta.db_table for model in (
         HandResult, Table, Match, RoundEntry))
     per_match = f"t.round_id IN ({_sql_list(per_match_ids)})" if per_match_ids else "1 = 0"
@@ -96,7 +99,8 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
     # a tenth of the query's time on the last day of a 512-team event.
     sql = f"""
         WITH h AS (
-            SELECT hr.table_id, t.match_id, t.position, hr.hand %% 2 AS seat1_deals,
+            SELECT hr.table_id, t.round_id, t.match_id, t.position,
+                   hr.hand %% 2 AS seat1_deals,
                    hr.seat1_points AS seat1,
                    CASE WHEN hr.hand %% 2 = 1 THEN hr.seat1_points ELSE -hr.seat1_points END
                        AS dealer,
@@ -117,12 +121,14 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
                    CASE WHEN COUNT(*) >= %s THEN COUNT(*) - 2 ELSE COUNT(*) END AS kept
             FROM h GROUP BY deal
         ), per_table AS (
-            SELECT h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned,
+            SELECT h.round_id, h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned,
                    COUNT(*) AS hands, SUM(h.seat1) AS seat1, SUM(d.total) AS totals
             FROM h JOIN d ON d.deal = h.deal
-            GROUP BY h.table_id, h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned
+            GROUP BY h.table_id, h.round_id, h.match_id, h.position, h.seat1_deals, d.kept,
+                     h.unsigned
         )
-        SELECT {_seat_holders_sql("p.position", "s.seat")} AS player, s.seat,
+        SELECT {_seat_holders_sql("p.position", "s.seat")} AS player,
+               {"p.round_id" if by_round else "NULL"} AS round_id, s.seat,
                p.seat1_deals, p.kept, CAST(SUM(p.hands) AS BIGINT), CAST(SUM(p.seat1) AS BIGINT),
                CAST(SUM(p.totals) AS BIGINT), MAX(p.unsigned)
         FROM per_table p
@@ -131,7 +137,7 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
                                     AND home_entry.side = %s
         JOIN {entries} away_entry ON away_entry.match_id = p.match_id
                                     AND away_entry.side = %s
-        GROUP BY 1, s.seat, p.seat1_deals, p.kept"""
+        GROUP BY 1, 2, s.seat, p.seat1_deals, p.kept"""
     params = [*per_match_ids, True, *round_ids, *left_out_matches, RoundEntry.Side.HOME,
               RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM, RoundEntry.Side.HOME,
               RoundEntry.Side.AWAY]
@@ -139,9 +145,9 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
         cursor.execute(sql, params)
         # PostgreSQL adds bigints up into numerics; cast back in the query (exact: no sum
         # of hands comes near 2**63), as Python's Decimals would cost a tenth of the page.
-        return [PlayerSums(player, seat, seat1_deals == 1, kept, count, seat1, totals,
-                           unsigned == 1)
-                for player, seat, seat1_deals, kept, count, seat1, totals, unsigned
+        return [PlayerSums(player, round_id, seat, seat1_deals == 1, kept, count, seat1,
+                           totals, unsigned == 1)
+                for player, round_id, seat, seat1_deals, kept, count, seat1, totals, unsigned
                 in cursor.fetchall()]
 
 
