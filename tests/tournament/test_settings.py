@@ -20,6 +20,20 @@ def manage(subprocess_env):
     return run
 
 
+@pytest.fixture
+def read_settings(subprocess_env):
+    """Run ``script`` in a child process that imports the settings only, as manage.py
+    names them, without loading the applications: what a setting comes to, read in a fifth
+    of the time of ``manage.py shell``."""
+    def run(script, **env_overrides):
+        return subprocess.run([sys.executable, "-c", script], cwd=ROOT,
+                              env=subprocess_env(DJANGO_SETTINGS_MODULE="tournament.settings",
+                                                 **env_overrides),
+                              capture_output=True, text=True, timeout=120)
+
+    return run
+
+
 def test_deploy_check_is_clean_with_production_variables(manage):
     result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
                     SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="gin.example.org")
@@ -34,10 +48,10 @@ def test_deploy_check_catches_debug_in_production(manage):
     assert "security.W018" in result.stderr + result.stdout
 
 
-def test_secret_key_is_generated_once_and_kept_out_of_git(manage, tmp_path):
+def test_secret_key_is_generated_once_and_kept_out_of_git(read_settings, tmp_path):
     script = "from django.conf import settings; print(settings.SECRET_KEY)"
-    first = manage("shell", "--no-imports", "-c", script)
-    second = manage("shell", "--no-imports", "-c", script)
+    first = read_settings(script)
+    second = read_settings(script)
     key_file = tmp_path / "var" / "secret_key"
     assert first.stdout == second.stdout
     assert first.stdout.strip() == key_file.read_text().strip()
@@ -51,9 +65,9 @@ def test_secret_key_is_generated_once_and_kept_out_of_git(manage, tmp_path):
     ("gin.example.org", "0", "True"),
     ("gin.example.org", "1", "False"),
 ])
-def test_https_settings_follow_the_hosts(manage, hosts, debug, https):
+def test_https_settings_follow_the_hosts(read_settings, hosts, debug, https):
     script = "from django.conf import settings; print(settings.HTTPS)"
-    result = manage("shell", "--no-imports", "-c", script, ALLOWED_HOSTS=hosts, DEBUG=debug)
+    result = read_settings(script, ALLOWED_HOSTS=hosts, DEBUG=debug)
     assert result.stdout.strip() == https
 
 
@@ -96,9 +110,9 @@ _PLAIN = ["False", "False", "False", "None"]
     ("192.168.1.10", {"HTTPS": "1"}, ["True", "True", "True", "https://192.168.1.10/"]),
     ("gin.example.org", {"HTTPS": "0"}, _PLAIN),
 ])
-def test_a_plain_http_request_is_served_or_redirected(manage, hosts, variables, expected):
-    result = manage("shell", "--no-imports", "-c", _PLAIN_HTTP_REQUEST, DEBUG="0",
-                    ALLOWED_HOSTS=hosts, **variables)
+def test_a_plain_http_request_is_served_or_redirected(read_settings, hosts, variables,
+                                                     expected):
+    result = read_settings(_PLAIN_HTTP_REQUEST, DEBUG="0", ALLOWED_HOSTS=hosts, **variables)
     assert result.stdout.split() == expected, result.stderr
 
 
@@ -134,9 +148,9 @@ def test_deploy_check_says_what_several_servers_must_share(manage):
     ("  ", "django.db.backends.sqlite3"),
     ("postgres://postgres@127.0.0.1:5432/x", "django.db.backends.postgresql"),
 ])
-def test_an_empty_database_url_means_the_default(manage, url, engine):
+def test_an_empty_database_url_means_the_default(read_settings, url, engine):
     script = "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"
-    result = manage("shell", "--no-imports", "-c", script, DATABASE_URL=url)
+    result = read_settings(script, DATABASE_URL=url)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == engine
 
