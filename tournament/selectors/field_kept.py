@@ -4,8 +4,9 @@ standings' records.
 
 On the last day of a 512-team event the database adds up 61,440 hands for every read of
 the field (about 100 ms), though only the round in play changes. Every deal is of one
-round, so a round's sums are its own; each process keeps, per set of rounds read, each
-round's sums per player with the round's *digest*, and their total. The digest of a round
+round, so a round's sums are its own; each process keeps each round's sums per player
+with the round's *digest*, and the total of each set of rounds read together (a stage,
+the event, a day's bulletin). The digest of a round
 is the number of rows and the sum of a 64-bit hash of each row's identity and version
 (PostgreSQL's ``xmin`` and ``cmin``: the transaction and the command that wrote the row as
 it is now) over everything its sums are made from: its hands, its tables, its matches and
@@ -33,9 +34,8 @@ from scoring.field import FieldSums
 from tournament.models import HandResult, Match, RoundEntry, Table
 from tournament.selectors.field_sums import PlayerSums, _field_sums
 
-# (rounds, rounds with a deal set per match, official only, matches left out) → what was
-# read; the least recently read is dropped first.
-KEPT_READS = 8
+KEPT_READS = 8  # sets of rounds read together (the field of a stage, of the event, …)
+KEPT_ROUNDS = 64  # rounds' sums (about 0.3 MB a round of a 512-team event)
 
 
 @dataclass
@@ -92,12 +92,18 @@ def add_points(raw: dict[int, list[int]], player: int, points: int, *,
     line[1 if as_dealer else 2] += points
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Kept:
     totals: FieldTotals
-    rounds: dict[int, tuple[tuple[int, int] | None, list[PlayerSums]]]  # digest, sums
+    rounds: dict[int, list[PlayerSums]]  # the sums added into the totals, by round
 
 
+# (round, its deals per match, official only, matches left out) → (digest, sums): what a
+# round's hands add up to does not depend on the rounds read with it (a stage's page, the
+# whole event's, a day's bulletin share them).
+_rounds: OrderedDict[tuple, tuple[tuple[int, int] | None, list[PlayerSums]]] = OrderedDict()
+# (rounds, rounds with a deal set per match, official only, matches left out) → their
+# totals. The least recently read of each is dropped first.
 _kept: OrderedDict[tuple, _Kept] = OrderedDict()
 _lock = threading.Lock()  # a server of threads (runserver) reads in several at once
 
@@ -105,32 +111,53 @@ _lock = threading.Lock()  # a server of threads (runserver) reads in several at 
 def field_totals(round_ids: list[int], per_match_ids: list[int], official_only: bool,
                  left_out_matches: Collection[int]) -> FieldTotals:
     """The sums per player of these rounds' counted hands (``_field_sums``). On
-    PostgreSQL with the same rounds read before, one query for the digests and one for
-    the rounds whose digest moved (none: no second query). Read-only for the caller: what
-    is kept is never changed, a read with changed rounds keeps a changed copy."""
+    PostgreSQL, one query for the digests and one for the rounds whose digest moved since
+    the process last added them up (none: no second query); the totals of rounds read
+    together before are kept, the changed rounds' old sums taken away and their new ones
+    added. Read-only for the caller: what is kept is never changed, a read with changed
+    rounds keeps new objects."""
     if connection.vendor != "postgresql":
         totals = FieldTotals()
         totals.add(_field_sums(round_ids, per_match_ids, official_only, left_out_matches))
         return totals
     left_out = tuple(sorted(left_out_matches))
+    per_match = set(per_match_ids)
+
+    def round_key(pk: int) -> tuple:
+        return pk, pk in per_match, official_only, left_out
+
     key = (tuple(round_ids), tuple(per_match_ids), official_only, left_out)
-    with _lock:
-        kept = _kept.get(key) or _Kept(FieldTotals(), {})
     digests = _digests(round_ids)
-    changed = [pk for pk in round_ids
-               if pk not in kept.rounds or kept.rounds[pk][0] != digests.get(pk)]
-    if changed:
-        fresh: dict[int, list[PlayerSums]] = {pk: [] for pk in changed}
-        for row in _field_sums(changed, [pk for pk in per_match_ids if pk in fresh],
+    with _lock:
+        kept = _kept.get(key)
+        known = {pk: _rounds.get(round_key(pk)) for pk in round_ids}
+    stale = [pk for pk in round_ids if known[pk] is None or known[pk][0] != digests.get(pk)]
+    if stale:
+        fresh: dict[int, list[PlayerSums]] = {pk: [] for pk in stale}
+        for row in _field_sums(stale, [pk for pk in per_match_ids if pk in fresh],
                                official_only, left_out, by_round=True):
             fresh[row.round_id].append(row)
-        kept = _Kept(kept.totals.copy(), dict(kept.rounds))
+        for pk in stale:
+            known[pk] = (digests.get(pk), fresh[pk])
+    sums = {pk: known[pk][1] for pk in round_ids}
+    if kept is None:
+        totals = FieldTotals()
+        for pk in round_ids:
+            totals.add(sums[pk])
+        kept = _Kept(totals, sums)
+    elif changed := [pk for pk in round_ids if kept.rounds.get(pk) is not sums[pk]]:
+        totals = kept.totals.copy()
         for pk in changed:
             if pk in kept.rounds:
-                kept.totals.add(kept.rounds[pk][1], sign=-1)
-            kept.totals.add(fresh[pk])
-            kept.rounds[pk] = (digests.get(pk), fresh[pk])
+                totals.add(kept.rounds[pk], sign=-1)
+            totals.add(sums[pk])
+        kept = _Kept(totals, sums)
     with _lock:
+        for pk in round_ids:
+            _rounds[round_key(pk)] = known[pk]
+            _rounds.move_to_end(round_key(pk))
+        while len(_rounds) > max(KEPT_ROUNDS, len(round_ids)):
+            _rounds.popitem(last=False)
         _kept[key] = kept
         _kept.move_to_end(key)
         while len(_kept) > KEPT_READS:
