@@ -6,17 +6,17 @@ On the last day of a 512-team event the database adds up 61,440 hands for every 
 the field (about 100 ms), though only the round in play changes. Every deal is of one
 round, so a round's sums are its own; each process keeps each round's sums per player
 with the round's *digest*, and the total of each set of rounds read together (a stage,
-the event, a day's bulletin). The digest of a round
-is the number of rows and the sum of a 64-bit hash of each row's identity and version
-(PostgreSQL's ``xmin`` and ``cmin``: the transaction and the command that wrote the row as
-it is now) over everything its sums are made from: its hands, its tables, its matches and
-their line-ups. Any write of one of them, by any process and any door, gives the row a new
-version, so a round whose digest is unchanged has the very rows it had; only the rounds
-whose digest moved are added up again, and their old sums taken from the total and the new
-ones added (every figure is a sum: ``scoring.field.FieldSums.add_seat`` is linear). A
-rolled-back write leaves the old versions, hence the old digest. The digest is read before
-the sums, so sums newer than their digest are at worst added up once more. (Two different
-sets of versions with the same sum of hashes are a 2**-64 chance.)
+the event, a day's bulletin). The digest of a round is the number of rows and the sum of
+a 64-bit hash of each row's identity and version (PostgreSQL's ``xmin`` and ``cmin``: the
+transaction and the command that wrote the row as it is now) over everything its sums are
+made from: its hands, its tables, its matches and their line-ups. Any write of one of
+them, by any process and any door, gives the row a new version, so a round whose digest
+is unchanged has the very rows it had; only the rounds whose digest moved are added up
+again, and their old sums taken from the total and the new ones added (every figure is a
+sum: ``scoring.field.FieldSums.add_seat`` is linear). A rolled-back write leaves the old
+versions, hence the old digest. The digest is read before the sums, so sums newer than
+their digest are at worst added up once more. (Two different sets of versions with the
+same sum of hashes are a 2**-64 chance.)
 
 SQLite has no row versions: there every read adds every round up, as before.
 """
