@@ -69,6 +69,13 @@ def seat_holder(table_position: int, seat: int) -> SeatHolder:
     return _SEATING[table_position, seat]
 
 
+def seats() -> list[tuple[int, int, SeatHolder]]:
+    """Every seat of a match, (table position, seat, who sits there), table 1 first: for
+    a query that writes out who sits where (``selectors.individual``, ``field_sums``)."""
+    return [(position, seat, seat_holder(position, seat))
+            for position in range(1, TABLES_PER_MATCH + 1) for seat in (1, 2)]
+
+
 def seat_of(table_position: int, side: Side) -> int:
     """The seat a team's player takes at the match's table 1 or 2."""
     _check_table(table_position)

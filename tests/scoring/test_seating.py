@@ -85,3 +85,14 @@ def test_the_player_in_a_seat_comes_from_the_line_ups():
     assert [seating.player_in_seat(t, s, lineups) for t in (1, 2) for s in (1, 2)] == \
         ["A1", "B1", "B2", "A2"]
     assert seating.player_in_seat(1, 1, {Side.HOME: ("a", "b"), Side.AWAY: ("c", "d")}) == "a"
+
+
+def test_seats_names_every_seat_of_a_match_once_with_its_holder():
+    listed = seating.seats()
+    assert [(position, seat) for position, seat, _holder in listed] == [
+        (1, 1), (1, 2), (2, 1), (2, 2)]
+    assert all(holder == seating.seat_holder(position, seat)
+               for position, seat, holder in listed)
+    # Each side's first and second player sits exactly once.
+    assert sorted(holder for *_place, holder in listed) == sorted(
+        SeatHolder(side, slot) for side in (Side.HOME, Side.AWAY) for slot in (1, 2))

@@ -14,8 +14,8 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import Exists, ExpressionWrapper, IntegerField, OuterRef, Q
 
+from scoring import seating
 from scoring.field import TRIM_FROM
-from scoring.seating import TABLES_PER_MATCH, seat_holder
 from tournament.models import HandResult, Match, Round, RoundEntry, Table
 
 _FIELD_ROW = ("table__round_id", "table_id", "hand", "table__match_id", "table__match__number",
@@ -62,13 +62,12 @@ class PlayerSums(NamedTuple):
 def _seat_holders_sql(position: str, seat: str) -> str:
     """The player in seat ``seat`` of the match's table ``position`` (SQL expressions),
     from the line-ups joined as ``home_entry`` and ``away_entry``: ``scoring.seating``'s
-    ``seat_holder`` for each table and seat, written out as SQL."""
+    answer for each table and seat (``seats``), written out as SQL."""
     slots = {1: "first_player_id", 2: "second_player_id"}
     cases = " ".join(
         f"WHEN {position} = {table} AND {seat} = {seat_number} "
         f"THEN {holder.side.value}_entry.{slots[holder.slot]}"
-        for table in range(1, TABLES_PER_MATCH + 1) for seat_number in (1, 2)
-        for holder in [seat_holder(table, seat_number)])
+        for table, seat_number, holder in seating.seats())
     return f"CASE {cases} END"
 
 

@@ -41,7 +41,7 @@ from django.db.models import (
 )
 
 from scoring.individual import PlayerLine, Tally, rank_lines, table_lines, tally_lines
-from scoring.seating import TABLES_PER_MATCH, Side, seat_holder
+from scoring.seating import Side, seats
 from tournament.models import (
     HandResult,
     Player,
@@ -151,12 +151,11 @@ def _summed(tallies):
 
 def _player_in_seat() -> Case:
     """The player of a tally's seat, from its match's line-ups: ``scoring.seating``'s
-    ``seat_holder`` for each table of the match and each seat, written out as SQL."""
+    answer for each table of the match and each seat (``seats``), written out as SQL."""
     slots = {1: "first_player_id", 2: "second_player_id"}
     return Case(*(When(table__position=position, seat=seat,
                        then=F(f"{holder.side}_entry__{slots[holder.slot]}"))
-                  for position in range(1, TABLES_PER_MATCH + 1) for seat in (1, 2)
-                  for holder in [seat_holder(position, seat)]),
+                  for position, seat, holder in seats()),
                 output_field=IntegerField())
 
 
