@@ -65,6 +65,15 @@ def log_in(page, live_server, user):
     page.wait_for_url("**/manage/")
 
 
+def wait_for_focus(page, element_id: str) -> None:
+    """Wait until the element has the focus: ``autofocus`` takes effect when the page is
+    next drawn, which may come after the load event ``goto`` waits for; a key pressed
+    before it would go to the page's first link (CI once saw Tab, Tab, "3", Enter follow
+    the navigation instead of opening hand 3)."""
+    page.wait_for_function("id => document.activeElement && document.activeElement.id === id",
+                           arg=element_id)
+
+
 def focused_key(page) -> str:
     return page.evaluate("document.activeElement.id")
 
@@ -91,7 +100,8 @@ def test_two_matches_and_a_box_typed_with_the_keyboard(page, live_server, tourna
     figures_keys = []
     for number, card in ((1, FIRST), (2, SECOND)):
         page.goto(desk)
-        keys.type(str(number))  # the match number field has the focus
+        wait_for_focus(page, "desk-match")  # the match number field has the focus
+        keys.type(str(number))
         with page.expect_navigation():
             keys.press("Enter")
         # A function, not an expression: Playwright polls an expression with eval, which
@@ -147,6 +157,7 @@ def test_two_matches_and_a_box_typed_with_the_keyboard(page, live_server, tourna
     # Hand 3 across the field: matches 1 and 2 have it already; the cursor starts at the
     # first table without it. Match 4 gets match 1's hand 3.
     page.goto(desk)
+    wait_for_focus(page, "desk-match")
     keys.press("Tab", 2)  # past the match number and its button, to the hand
     keys.type("3")
     with page.expect_navigation():
