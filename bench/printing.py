@@ -12,7 +12,8 @@ heavy HTML pages, and prints, each with its target met or not:
 - each printout's time (the median of three; its processor time beside it, which other
   work on the machine's cores does not inflate), size and peak memory (the peak of the
   Python allocations while it is made, tracemalloc, a separate untimed run): targets
-  < 2 s and < 200 MB, scorecards and the day's bulletin < 1.5 s, box labels < 0.8 s;
+  < 1.5 s (issue 15 asked 2 s; issue 28 caps every printout at 1.5 s) and < 200 MB, box
+  labels < 0.8 s;
 - each HTML page's time (the slowest of three, the public cache emptied before each) and
   size: targets < 300 ms and < 1 MB for the public pages (the director's round page and
   the progress page are shown for information); the hand records of a big round are
@@ -49,8 +50,11 @@ SEED = 2026
 SCOPES = {"round": "bench-print-field", "match": "bench-print-match"}
 MB = 1024 * 1024
 
+# Issue 28 holds every printout to the smaller of 1.5 s and its own target (issue 15's:
+# 2 s, the scorecards 1.5 s, the box labels 0.8 s).
+LAST_DAY_LIMIT = 1.5
 # kind, URL name, its target in seconds
-PRINTOUTS = (
+PRINTOUTS = tuple((kind, url_name, pdf, min(own, LAST_DAY_LIMIT)) for kind, url_name, pdf, own in (
     ("draw by table", "director:round_pdf", "draw-by-table", 2.0),
     ("draw by team", "director:round_pdf", "draw-by-team", 2.0),
     ("table cards", "director:round_pdf", "table-cards", 2.0),
@@ -59,10 +63,10 @@ PRINTOUTS = (
     ("deal sheet", "director:round_deals_pdf", "deal-sheet", 2.0),
     ("box labels", "director:round_deals_pdf", "box-labels", 0.8),
     ("packing list", "director:round_deals_pdf", "packing-list", 2.0),
-)
+))
 # The bulletin of the round's day: every match, the standings, the swings, the travellers'
-# rare results and the field (issue 26); the smaller of 1.5 s and the printouts' 2 s.
-BULLETIN_TARGET = 1.5
+# rare results and the field (issue 26).
+BULLETIN_TARGET = LAST_DAY_LIMIT
 
 
 def setup(rebuild: bool) -> None:
