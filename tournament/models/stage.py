@@ -68,6 +68,20 @@ class Stage(models.Model):
         bracket = self.schedule.get("bracket")
         return bracket_rounds(2 * len(bracket)) if bracket else None
 
+    @property
+    def planned_rounds(self) -> int | None:
+        """How many rounds the stage has: a Swiss stage's rounds planned, a knockout's
+        rounds to the final, the longest round robin of a group stage (from the schedule
+        stored when its first round was drawn). None while it cannot be known (a group
+        stage or knockout not drawn yet, a Swiss stage without a number of rounds)."""
+        if self.kind == self.Kind.SWISS:
+            return self.swiss_rounds
+        if self.kind == self.Kind.KNOCKOUT:
+            return self.bracket_rounds
+        groups = self.schedule.get("groups") if isinstance(self.schedule, dict) else None
+        return max((len(rounds) for rounds in groups.values()), default=None) if groups \
+            else None
+
 
 class Group(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")

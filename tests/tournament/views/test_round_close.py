@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournament.models import AuditEntry, Round, Stage, Tournament
+from tournament.services.base import ServiceError
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
@@ -284,3 +285,54 @@ def test_the_dashboard_query_count_is_pinned(client, director, tournament, teams
         response = client.get(url("dashboard", tournament.slug))
     assert url("round_progress", tournament.slug, round_.pk) in response.content.decode()
     assert steps(client, tournament)["stage"].count("Enter the teams of Stage") == 3
+
+
+def play_to_the_end(client, tournament, director_actor, stage) -> list[str]:
+    """Every round the stage has drawn, each match won by the home team, each round closed
+    in the pages; what the close page and the message after it said of each round."""
+    said = []
+    while True:
+        try:
+            round_ = generate_round(director_actor, stage)
+        except ServiceError:
+            return said
+        publish_round(director_actor, round_, override_reason="test")
+        start_round(director_actor, round_)
+        for match in round_.matches.all():
+            sign_off(match, 9)
+        page = text(client.get(url("round_close", tournament.slug, round_.pk)))
+        after = text(client.post(url("round_close", tournament.slug, round_.pk), follow=True))
+        said.append((re.search(r"(completes [^.]*\.|lets you draw [^.]*\.)", page).group(1),
+                     re.search(r"Its hand records are public; ([^.]*)\.", after).group(1)))
+
+
+@pytest.mark.parametrize("kind", [Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT, Stage.Kind.SWISS])
+def test_a_stage_played_to_its_last_round_is_complete_on_the_dashboard_and_its_page(
+        client, director, tournament, teams, director_actor, kind):
+    """A round robin after its last round, a knockout after its final (and match for third
+    place), a Swiss stage after its rounds planned: complete, not "draw the next round"; the
+    last round's close page and message say it completes the stage."""
+    from tournament.services.stages import allot_groups
+
+    field = teams(4)
+    stage = create_stage(director_actor, tournament, name="Stage", kind=kind,
+                         swiss_rounds=2 if kind == Stage.Kind.SWISS else None,
+                         third_place_match=kind == Stage.Kind.KNOCKOUT)
+    if kind == Stage.Kind.GROUPS:
+        allot_groups(director_actor, stage, [field])
+    else:
+        enter_teams(director_actor, stage, field)
+    assert stage.planned_rounds == (2 if kind == Stage.Kind.SWISS else None)  # not drawn yet
+
+    said = play_to_the_end(client, tournament, director_actor, stage)
+    stage.refresh_from_db()
+    assert len(said) == stage.planned_rounds == {Stage.Kind.GROUPS: 3, Stage.Kind.KNOCKOUT: 2,
+                                                 Stage.Kind.SWISS: 2}[kind]
+    assert said[:-1] == [("lets you draw the next round of the stage.",
+                          "the next round can be drawn")] * (len(said) - 1)
+    assert said[-1] == ("completes Stage: it is the stage's last round.", "Stage is complete")
+    assert steps(client, tournament)["stage"] == "✓ Stage is complete. Stage"
+    page = text(client.get(url("stage_detail", tournament.slug, stage.pk)))
+    assert ("Every round of the bracket is drawn." if kind == Stage.Kind.KNOCKOUT
+            else "Every round of this stage is drawn.") in page
+    assert f"Draw round {len(said) + 1}" not in page

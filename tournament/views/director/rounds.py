@@ -143,15 +143,24 @@ def round_close(request, tournament, pk):
         except ServiceError as error:
             messages.error(request, error.message)
             return redirect("director:round_close", tournament.slug, round_.pk)
-        messages.success(request, _(
-            "%(round)s closed. Its hand records are public; the next round can be drawn.")
-            % {"round": round_.label})
+        messages.success(request, (_(
+            "%(round)s closed. Its hand records are public; %(stage)s is complete.")
+            if _last_of_stage(round_) else _(
+            "%(round)s closed. Its hand records are public; the next round can be drawn."))
+            % {"round": round_.label, "stage": round_.stage.name})
         return redirect("director:round_detail", tournament.slug, round_.pk)
     still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
     return render(request, "director/round_close.html", {
         "tournament": tournament, "round": round_, "open_matches": still_open,
         "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
+        "last_of_stage": _last_of_stage(round_),
     })
+
+
+def _last_of_stage(round_: Round) -> bool:
+    """Whether the round is the stage's last (no round is drawn after it)."""
+    planned = round_.stage.planned_rounds
+    return planned is not None and round_.number >= planned
 
 
 @staff_view(Perm.MANAGE_ROUNDS)

@@ -46,6 +46,7 @@ def _stage_context(request, tournament, stage, **forms):
         "entry_count": len(entries),
         "rounds": stage.rounds.order_by("number"),
         "next_number": next_round_number(stage),
+        "planned_rounds": stage.planned_rounds,
         # The count of groups as allotted last (2 before any allotment).
         "snake_form": forms.get("snake_form") or SnakeGroupsForm(initial={
             "group_count": sum(1 for group in groups if group is not None) or 2}),
