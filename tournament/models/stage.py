@@ -82,6 +82,12 @@ class Stage(models.Model):
         return max((len(rounds) for rounds in groups.values()), default=None) if groups \
             else None
 
+    def is_last_round(self, number: int) -> bool:
+        """Whether round ``number`` is the stage's last (or past it): no round is drawn
+        after it."""
+        planned = self.planned_rounds
+        return planned is not None and number >= planned
+
 
 class Group(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")

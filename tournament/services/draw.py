@@ -66,12 +66,10 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
     teams = Team.objects.in_bulk(list(scheduled_teams(schedule)))
     withdrawn = withdrawn_teams(stage)  # left out; their scheduled opponents sit out
     left_out: list[Team] = []
-    last_round = 0
     for group in stage.groups.order_by("order"):
         rounds = schedule["groups"].get(str(group.pk))
         if rounds is None:
             continue  # a group without teams
-        last_round = max(last_round, len(rounds))
         if number > len(rounds):
             continue  # a smaller group has finished its round robin
         for home, away in as_boards(rounds[number - 1]):
@@ -83,6 +81,7 @@ def _draw_groups(stage: Stage, number: int) -> Draw:
                 draw.byes.append(teams[home])
             else:
                 draw.pairings.append(Pairing(teams[home], teams[away], group))
+    last_round = stage.planned_rounds or 0  # from the schedule just read and stored
     if number > last_round:
         raise ServiceError(
             gettext("%(stage)s is complete: its round robin has %(last_round)s round(s)")

@@ -287,7 +287,7 @@ def test_the_dashboard_query_count_is_pinned(client, director, tournament, teams
     assert steps(client, tournament)["stage"].count("Enter the teams of Stage") == 3
 
 
-def play_to_the_end(client, tournament, director_actor, stage) -> list[str]:
+def play_to_the_end(client, tournament, director_actor, stage) -> list[tuple[str, str]]:
     """Every round the stage has drawn, each match won by the home team, each round closed
     in the pages; what the close page and the message after it said of each round."""
     said = []

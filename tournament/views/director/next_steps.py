@@ -117,8 +117,7 @@ def _stage_step(stage: Stage, round_: Round | None, url) -> Step:
         return Step("round", _("Every match of %(stage)s, %(round)s is official: close the "
                                "round.") % names,
                     url("round_close", round_.pk), _("Close %(round)s") % names)
-    planned = stage.planned_rounds
-    if planned is not None and round_.number >= planned:
+    if stage.is_last_round(round_.number):
         return Step("stage", _("%(stage)s is complete.") % names,
                     url("stage_detail", stage.pk), stage.name, done=True)
     return Step("stage", _("%(stage)s, %(round)s is closed: draw the next round.") % names,

@@ -145,7 +145,7 @@ def round_close(request, tournament, pk):
             return redirect("director:round_close", tournament.slug, round_.pk)
         messages.success(request, (_(
             "%(round)s closed. Its hand records are public; %(stage)s is complete.")
-            if _last_of_stage(round_) else _(
+            if round_.stage.is_last_round(round_.number) else _(
             "%(round)s closed. Its hand records are public; the next round can be drawn."))
             % {"round": round_.label, "stage": round_.stage.name})
         return redirect("director:round_detail", tournament.slug, round_.pk)
@@ -153,14 +153,8 @@ def round_close(request, tournament, pk):
     return render(request, "director/round_close.html", {
         "tournament": tournament, "round": round_, "open_matches": still_open,
         "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
-        "last_of_stage": _last_of_stage(round_),
+        "last_of_stage": round_.stage.is_last_round(round_.number),
     })
-
-
-def _last_of_stage(round_: Round) -> bool:
-    """Whether the round is the stage's last (no round is drawn after it)."""
-    planned = round_.stage.planned_rounds
-    return planned is not None and round_.number >= planned
 
 
 @staff_view(Perm.MANAGE_ROUNDS)

@@ -41,12 +41,13 @@ def _stage_context(request, tournament, stage, **forms):
     groups: dict = {}
     for entry in entries:
         groups.setdefault(entry.group, []).append(entry)
+    next_number = next_round_number(stage)
     context = {
         "tournament": tournament, "stage": stage, "groups": groups,
         "entry_count": len(entries),
         "rounds": stage.rounds.order_by("number"),
-        "next_number": next_round_number(stage),
-        "planned_rounds": stage.planned_rounds,
+        "next_number": next_number,
+        "every_round_drawn": stage.is_last_round(next_number - 1),
         # The count of groups as allotted last (2 before any allotment).
         "snake_form": forms.get("snake_form") or SnakeGroupsForm(initial={
             "group_count": sum(1 for group in groups if group is not None) or 2}),
