@@ -33,6 +33,7 @@ from django.db import connection
 from scoring.field import FieldSums
 from tournament.models import HandResult, Match, RoundEntry, Table
 from tournament.selectors.field_sums import PlayerSums, _field_sums
+from tournament.selectors.row_versions import row_version
 
 KEPT_READS = 8  # sets of rounds read together (the field of a stage, of the event, …)
 KEPT_ROUNDS = 64  # rounds' sums (about 0.3 MB a round of a 512-team event)
@@ -173,8 +174,7 @@ def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
     places = ", ".join(["%s"] * len(round_ids))
 
     def version(kind: str, alias: str) -> str:
-        return (f"hashtextextended('{kind}:' || {alias}.id || ':' || {alias}.xmin || ':' "
-                f"|| {alias}.cmin, 0)")
+        return f"hashtextextended('{kind}:' || {alias}.id || ':' || {row_version(alias)}, 0)"
 
     with connection.cursor() as cursor:
         cursor.execute(f"""

@@ -26,6 +26,7 @@ from django.db.models.expressions import RawSQL
 
 from scoring.standings import AWAY, HOME, ByeRecord, MatchRecord
 from tournament.models import Match, TeamResult
+from tournament.selectors.row_versions import row_version
 
 # (stage, official_only) → what was read; the least recently read is dropped first.
 KEPT_STAGES = 16
@@ -81,14 +82,11 @@ def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
 # A row's version and its match's, hashed (PostgreSQL: the transaction and the command
 # that wrote each as it is now); the digest of a round is the number of its rows and the
 # sum of these.
-_VERSION = """hashtextextended({results}.id || ':' || {results}.xmin || ':' || {results}.cmin
-                               || ':' || COALESCE({matches}.xmin || ':' || {matches}.cmin, ''),
-                               0)"""
-
-
 def _version_sql() -> str:
-    return _VERSION.format(results=connection.ops.quote_name(TeamResult._meta.db_table),
-                           matches=connection.ops.quote_name(Match._meta.db_table))
+    results, matches = (connection.ops.quote_name(model._meta.db_table)
+                        for model in (TeamResult, Match))
+    return (f"hashtextextended({results}.id || ':' || {row_version(results)} || ':' "
+            f"|| COALESCE({row_version(matches)}, ''), 0)")
 
 
 def _rows(round_ids: list[int], *, versions: bool = False) -> list[tuple]:
