@@ -9,6 +9,7 @@ from tournament.api.base import PageIn, Slug, page, public_tournament, stage_ref
 from tournament.api.schemas import Error, TournamentDetail, TournamentPage, ValidationErrors
 from tournament.models import Tournament
 from tournament.selectors.keys import deal_keys
+from tournament.selectors.tournaments import listed_tournaments
 
 router = Router(tags=["tournaments"])
 
@@ -22,9 +23,7 @@ def summary(tournament: Tournament) -> dict:
 @router.get("/tournaments", response={200: TournamentPage, 422: ValidationErrors})
 def tournament_list(request, params: Query[PageIn]):
     """Every public tournament, the latest first (then by slug)."""
-    tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
-                   .order_by("-starts_on", "slug"))
-    result = page(tournaments, params)
+    result = page(listed_tournaments(paged=True), params)
     result["items"] = [summary(t) for t in result["items"]]
     return result
 

@@ -9,7 +9,7 @@ from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from scoring.deals import deal_from_text
 from tournament import demo, first_start
-from tournament.models import DealKey, Match, Round, Tournament
+from tournament.models import DealKey, Match, Round
 from tournament.public_cache import cache_public
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import round_plan
@@ -24,14 +24,14 @@ from tournament.selectors.public import (
     tournament_views,
 )
 from tournament.selectors.public_standings import leaders
+from tournament.selectors.tournaments import listed_tournaments
 from tournament.views.public.base import public_page, render_public
 from tournament.views.public.standings import begun_knockout
 
 
 @cache_public()
 def home(request):
-    tournaments = (Tournament.objects.exclude(status=Tournament.Status.SETUP)
-                   .prefetch_related("deal_keys"))
+    tournaments = listed_tournaments()
     build = first_start.progress()  # the first start's demo, being built or failed
     if build is not None and not build.building and any(
             t.slug == demo.SLUG for t in tournaments):
