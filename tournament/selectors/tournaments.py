@@ -3,6 +3,8 @@ API's), and which short names are taken (the backups page)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import QuerySet
 
 from tournament.models import Tournament
@@ -17,3 +19,9 @@ def listed_tournaments(*, paged: bool = False) -> QuerySet[Tournament]:
     if paged:
         return tournaments.order_by("-starts_on", "slug")
     return tournaments.order_by("-starts_on", "name").prefetch_related("deal_keys")
+
+
+def taken_slugs(slugs: Iterable[str]) -> set[str]:
+    """The short names among ``slugs`` that a tournament on this site has (one query): the
+    backups page links those and says the others are not here."""
+    return set(Tournament.objects.filter(slug__in=set(slugs)).values_list("slug", flat=True))

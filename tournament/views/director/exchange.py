@@ -18,6 +18,7 @@ from tournament.exchange.read import max_bytes, too_large
 from tournament.forms import ImportChoicesForm, TournamentFileForm
 from tournament.models import PendingImport, Role, Round, Stage, Tournament
 from tournament.permissions import Perm, can_create_tournament
+from tournament.selectors.tournaments import taken_slugs
 from tournament.services import Actor, ServiceError
 from tournament.services import exchange as service
 from tournament.views.access import staff_view
@@ -141,8 +142,7 @@ def _superuser(request) -> None:
 def backup_list(request):
     _superuser(request)
     backups = list_backups()
-    here = set(Tournament.objects.filter(slug__in={b.slug for b in backups})
-               .values_list("slug", flat=True))
+    here = taken_slugs(b.slug for b in backups)
     return render(request, "director/backups.html", {
         "backups": [(backup, backup.slug in here) for backup in backups],
         "folder": backup_dir()})
