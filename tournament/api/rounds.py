@@ -27,17 +27,17 @@ from tournament.api.schemas import (
     ValidationErrors,
 )
 from tournament.models import Match, Round
-from tournament.selectors.public import match_lines, match_sheet, round_byes
+from tournament.selectors.public import (
+    match_lines,
+    match_sheet,
+    public_rounds,
+    round_byes,
+)
 from tournament.selectors.visibility import public_views
 
 router = Router(tags=["rounds and matches"])
 
 NOT_FOUND = {404: Error, 422: ValidationErrors}
-
-
-def public_rounds(tournament):
-    return (Round.objects.filter(stage__tournament=tournament)
-            .exclude(status=Round.Status.DRAFT).select_related("stage"))
 
 
 def round_summary(round_: Round, matches: int) -> dict:
@@ -49,8 +49,7 @@ def round_summary(round_: Round, matches: int) -> dict:
 def round_list(request, slug: Slug, params: Query[PageIn]):
     """Every published round, by stage and number."""
     tournament = public_tournament(slug)
-    rounds = public_rounds(tournament).order_by("stage__order", "number", "pk")
-    result = page(rounds, params)
+    result = page(public_rounds(tournament, paged=True), params)
     counts = {}
     if result["items"]:
         for round_id in Match.objects.filter(round__in=result["items"]).values_list(

@@ -37,12 +37,19 @@ from tournament.selectors.visibility import PublicViews, ResultView, public_view
 from tournament.wording import knockout_result
 
 
+def public_rounds(tournament: Tournament, *, paged: bool = False) -> QuerySet[Round]:
+    """Every round of the tournament whose draw is published (a draft stays with the
+    directors), each with its stage, by stage and number: a query set, one query when read.
+    ``paged``: then by id, an order no two rounds share (the API's pages)."""
+    return (Round.objects.filter(stage__tournament=tournament)
+            .exclude(status=Round.Status.DRAFT).select_related("stage")
+            .order_by("stage__order", "number", *(["pk"] if paged else [])))
+
+
 def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
     """Every public round of the tournament (drafts stay with the directors), in order, and
     the public's view of each (at most three queries)."""
-    rounds = list(Round.objects.filter(stage__tournament=tournament)
-                  .exclude(status=Round.Status.DRAFT).select_related("stage")
-                  .order_by("stage__order", "number"))
+    rounds = list(public_rounds(tournament))
     return rounds, public_views(rounds, tournament=tournament)
 
 

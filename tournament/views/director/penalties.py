@@ -17,6 +17,7 @@ from tournament.forms import ServiceErrorsMixin, WholeNumberField
 from tournament.models import Match, Penalty, Player, Round, Team
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.penalties import penalty_list as penalties_of
+from tournament.selectors.public import public_rounds
 from tournament.services import Actor, ServiceError
 from tournament.services.penalties import record_penalty, undo_penalty
 from tournament.views.access import staff_view
@@ -29,13 +30,6 @@ Kind = Penalty.Kind
 def _digits(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() \
         and len(value) <= 12 else None
-
-
-def _rounds(tournament):
-    """Rounds a penalty may be recorded in: every round whose draw is published."""
-    return (Round.objects.filter(stage__tournament=tournament)
-            .exclude(status=Round.Status.DRAFT).select_related("stage")
-            .order_by("stage__order", "number"))
 
 
 # The list --------------------------------------------------------------------------------
@@ -118,7 +112,7 @@ class PenaltyFilterForm(forms.Form):
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["round"].queryset = _rounds(tournament)
+        self.fields["round"].queryset = public_rounds(tournament)
         self.fields["round"].label_from_instance = lambda r: f"{r.stage.name}, {r.label}"
         self.fields["team"].queryset = tournament.teams.order_by("code")
         self.fields["team"].label_from_instance = lambda t: f"{t.code} · {t.name}"
@@ -201,7 +195,7 @@ class PenaltyForm(ServiceErrorsMixin, forms.Form):
 
 
 def _current_round(tournament):
-    rounds = list(_rounds(tournament))
+    rounds = list(public_rounds(tournament))
     playing = [r for r in rounds if r.status == Round.Status.IN_PLAY]
     return (playing or rounds or [None])[-1]
 
@@ -210,7 +204,7 @@ def _current_round(tournament):
 def penalty_create(request, tournament):
     """Record a penalty in one round (``?round=``, or the match's with ``?match=``; the
     round in play by default)."""
-    rounds = _rounds(tournament)
+    rounds = public_rounds(tournament)  # a penalty is recorded in a published round
     match = None
     match_id = _digits(request.GET.get("match"))
     if match_id is not None:

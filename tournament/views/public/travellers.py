@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from tournament.models import Deal, Round
 from tournament.selectors.box_summaries import round_box_summaries
 from tournament.selectors.field import field_standings
-from tournament.selectors.public import box_cards
+from tournament.selectors.public import box_cards, public_rounds
 from tournament.selectors.travellers import box_traveller
 from tournament.selectors.visibility import public_view, public_views
 from tournament.tables import FieldTable, field_rows
@@ -69,9 +69,7 @@ def field_page(request, tournament, pk=None):
     """Players against the field, over a stage or the whole tournament: the results of
     rounds in play only as far as the public may see them (and only those in the field)."""
     stage = get_object_or_404(tournament.stages, pk=pk) if pk is not None else None
-    rounds = (Round.objects.filter(stage__tournament=tournament)
-              .exclude(status=Round.Status.DRAFT).select_related("stage"))
-    views = public_views(rounds, tournament=tournament)
+    views = public_views(public_rounds(tournament), tournament=tournament)
     standings = field_standings(tournament, stage=stage, views=views)
     return render_public(request, tournament, "public/field.html", {
         "standings": standings, "stage": stage, "stages": tournament.stages.order_by("order"),
