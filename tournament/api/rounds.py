@@ -28,6 +28,7 @@ from tournament.api.schemas import (
 )
 from tournament.models import Match, Round
 from tournament.selectors.public import (
+    match_counts,
     match_lines,
     match_sheet,
     public_rounds,
@@ -50,11 +51,7 @@ def round_list(request, slug: Slug, params: Query[PageIn]):
     """Every published round, by stage and number."""
     tournament = public_tournament(slug)
     result = page(public_rounds(tournament, paged=True), params)
-    counts = {}
-    if result["items"]:
-        for round_id in Match.objects.filter(round__in=result["items"]).values_list(
-                "round_id", flat=True):
-            counts[round_id] = counts.get(round_id, 0) + 1
+    counts = match_counts(result["items"])
     result["items"] = [round_summary(r, counts.get(r.pk, 0)) for r in result["items"]]
     return result
 

@@ -53,6 +53,17 @@ def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
     return rounds, public_views(rounds, tournament=tournament)
 
 
+def match_counts(rounds: list[Round]) -> dict[int, int]:
+    """Round pk → its number of matches, a round without one left out (one query, none
+    without rounds)."""
+    counts: dict[int, int] = {}
+    if rounds:
+        for round_id in Match.objects.filter(round__in=rounds).values_list("round_id",
+                                                                          flat=True):
+            counts[round_id] = counts.get(round_id, 0) + 1
+    return counts
+
+
 def current_round(rounds: list[Round]) -> Round | None:
     """The round being played, else the next one published, else the last one closed."""
     for status in (Round.Status.IN_PLAY, Round.Status.PUBLISHED):
