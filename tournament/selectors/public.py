@@ -231,6 +231,18 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
     return lines
 
 
+def latest_results(rounds: list[Round], views: PublicViews, *, most: int
+                   ) -> list[tuple[Round, list[MatchLine], int]]:
+    """Each round with the lines of its latest ``most`` matches (those signed off last
+    first, then those in play by number: ``matches_latest_first``) and its number of
+    matches: a summary, not every match (at most five queries)."""
+    matches = matches_latest_first(rounds)
+    latest = [pk for pks in matches.values() for pk in pks[:most]]
+    lines = match_lines(Match.objects.filter(pk__in=latest), views) if latest else []
+    return [(round_, [line for line in lines if line.match.round_id == round_.pk],
+             len(matches[round_.pk])) for round_ in rounds]
+
+
 # The match page: both tables hand by hand ------------------------------------------------
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from scoring.deals import deal_from_text
 from tournament import demo, first_start
-from tournament.models import DealKey, Match, Round
+from tournament.models import DealKey, Round
 from tournament.public_cache import cache_public
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import round_plan
@@ -19,8 +19,7 @@ from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
     current_round,
     last_closed,
-    match_lines,
-    matches_latest_first,
+    latest_results,
     tournament_views,
 )
 from tournament.selectors.public_standings import leaders
@@ -76,11 +75,7 @@ def tournament_page(request, tournament):
     shown = list(dict.fromkeys(r for r in (current, closed) if r is not None))
     # A summary, not every match: the latest signed off of each round shown (the round
     # page has them all), so the page stays small for a 256-match round.
-    matches = matches_latest_first(shown)
-    latest = [pk for pks in matches.values() for pk in pks[:LATEST_RESULTS]]
-    lines = match_lines(Match.objects.filter(pk__in=latest), views) if latest else []
-    results = [(round_, [line for line in lines if line.match.round_id == round_.pk],
-                len(matches[round_.pk])) for round_ in shown]
+    results = latest_results(shown, views, most=LATEST_RESULTS)
     # Once the knockout that ends the event has begun, its ranking replaces the leaders.
     knockout = begun_knockout(tournament, rounds) if tournament.public_standings else None
     ranking = event_ranking(tournament, views) if knockout is not None else None
