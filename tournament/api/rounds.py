@@ -28,11 +28,12 @@ from tournament.api.schemas import (
 )
 from tournament.models import Match, Round
 from tournament.selectors.public import (
+    line_of_match,
     match_counts,
-    match_lines,
     match_sheet,
     public_rounds,
     round_byes,
+    round_lines,
 )
 from tournament.selectors.visibility import public_views
 
@@ -64,7 +65,7 @@ def round_detail(request, slug: Slug, round_id: Id):
     round_ = get_object_or_404(public_rounds(tournament), pk=round_id)
     round_.stage.tournament = tournament
     views = public_views([round_], tournament=tournament)
-    lines = match_lines(round_.matches.all(), views)
+    lines = round_lines(round_, views)
     return {**round_summary(round_, len(lines)), "provisional": views.provisional(round_.pk),
             "matches": [match_line(line) for line in lines],
             "byes": [team_ref(team) for team in round_byes(round_)]}
@@ -82,7 +83,7 @@ def match_detail(request, slug: Slug, match_id: Id):
         pk=match_id, round__stage__tournament=tournament)
     match.round.stage.tournament = tournament
     views = public_views([match.round], tournament=tournament)
-    [line] = match_lines(Match.objects.filter(pk=match.pk), views)
+    line = line_of_match(match, views)
     sheet = match_sheet(match, views.of(match.round_id))
     return {
         **match_line(line), "round": round_ref(match.round),

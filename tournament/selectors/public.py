@@ -231,6 +231,18 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
     return lines
 
 
+def line_of_match(match: Match, views: PublicViews) -> MatchLine:
+    """One match's line, as ``match_lines`` reads it (four queries: the match is read
+    again, with its teams)."""
+    return match_lines(Match.objects.filter(pk=match.pk), views)[0]
+
+
+def round_lines(round_: Round, views: PublicViews) -> list[MatchLine]:
+    """Every match of the round, by number, with its line (three queries, and one for the
+    round unless its stage and tournament are read)."""
+    return match_lines(round_.matches.all(), views)
+
+
 def latest_results(rounds: list[Round], views: PublicViews, *, most: int
                    ) -> list[tuple[Round, list[MatchLine], int]]:
     """Each round with the lines of its latest ``most`` matches (those signed off last

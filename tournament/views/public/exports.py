@@ -20,11 +20,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournament.models import Deal, Match, Round, Stage
+from tournament.models import Deal, Round, Stage
 from tournament.selectors.box_summaries import round_box_summaries
 from tournament.selectors.event_ranking import event_ranking, knockout_of
 from tournament.selectors.penalties import penalty_list
-from tournament.selectors.public import match_lines, tournament_views
+from tournament.selectors.public import round_lines, tournament_views
 from tournament.selectors.public_standings import public_individual, public_standings
 from tournament.selectors.standings import last_stage_played
 from tournament.selectors.travellers import box_traveller
@@ -191,7 +191,7 @@ def round_results_export(request, tournament, pk, kind):
     round_ = _round(tournament, pk)
     views = public_views([round_], tournament=tournament)
     rows = []
-    for line in match_lines(Match.objects.filter(round=round_), views):
+    for line in round_lines(round_, views):
         match = line.match
         state = str(STATES.get(line.state, line.state))
         if line.state == "playing":

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from tournament.models import Match, Round
 from tournament.selectors.draw import round_plan
 from tournament.selectors.penalties import match_penalties
-from tournament.selectors.public import match_lines, match_sheet, round_byes
+from tournament.selectors.public import line_of_match, match_sheet, round_byes, round_lines
 from tournament.selectors.visibility import public_views
 from tournament.views.public.base import public_page, render_public
 
@@ -29,7 +29,7 @@ def round_draw(request, tournament, pk):
     else:
         views = public_views([round_], tournament=tournament)
         context.update(
-            lines=match_lines(round_.matches.all(), views), view=views.of(round_.pk),
+            lines=round_lines(round_, views), view=views.of(round_.pk),
             byes=round_byes(round_))
     return render_public(request, tournament, "public/round.html", context, active="rounds")
 
@@ -45,7 +45,7 @@ def match_page(request, tournament, pk):
     match.round.stage.tournament = tournament
     views = public_views([match.round], tournament=tournament)
     view = views.of(match.round_id)
-    line = match_lines(Match.objects.filter(pk=match.pk), views)[0]
+    line = line_of_match(match, views)
     sheet = match_sheet(match, view)
     return render_public(request, tournament, "public/match.html", {
         "match": match, "round": match.round, "line": line, "sheet": sheet,

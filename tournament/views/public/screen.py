@@ -21,7 +21,7 @@ from tournament.models import Round
 from tournament.public_cache import cache_public
 from tournament.selectors.draw import round_plan
 from tournament.selectors.event_ranking import event_ranking
-from tournament.selectors.public import State, match_lines, tournament_views
+from tournament.selectors.public import State, round_lines, tournament_views
 from tournament.selectors.public_standings import public_standings
 from tournament.selectors.standings import last_stage_played
 from tournament.views.public.base import public_page, render_public
@@ -104,7 +104,7 @@ def screen_context(tournament) -> dict:
             context["standings"] = standings
             context["standings_rows"] = Paged.of(rows, STANDINGS_ROWS)
     if current is not None:
-        lines = match_lines(current.matches.all(), views)
+        lines = round_lines(current, views)
         context["matches"] = Paged.of(lines, MATCH_ROWS)
         context["provisional_scores"] = any(line.provisional for line in lines)
         # Scores the live-results rule (or the results switch) keeps back for now.
