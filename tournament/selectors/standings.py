@@ -282,3 +282,12 @@ def last_stage_played(tournament: Tournament) -> Stage | None:
     return (Stage.objects.filter(tournament=tournament,
                                  rounds__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
             .order_by("-order").first())
+
+
+def stages_played(tournament: Tournament) -> list[Stage]:
+    """Every stage with a round in play or closed, in order (one query): the stages whose
+    standings the pages offer."""
+    return list(Stage.objects.filter(tournament=tournament,
+                                     rounds__status__in=[Round.Status.IN_PLAY,
+                                                         Round.Status.CLOSED])
+                .distinct().order_by("order"))

@@ -11,7 +11,7 @@ from tournament.selectors.bracket import read_bracket
 from tournament.selectors.event_ranking import event_ranking, knockout_of
 from tournament.selectors.public import tournament_views
 from tournament.selectors.public_standings import public_individual, public_standings, stage_groups
-from tournament.selectors.standings import last_stage_played
+from tournament.selectors.standings import last_stage_played, stages_played
 from tournament.tables import (
     IndividualTable,
     RankingTable,
@@ -80,11 +80,6 @@ def _url_of_key(name: str, slug: str):
     return lambda key: f"{before}{int(key)}{after}"
 
 
-def _stages(tournament) -> list[Stage]:
-    return list(Stage.objects.filter(tournament=tournament, rounds__status__in=[
-        "in_play", "closed"]).distinct().order_by("order"))
-
-
 def _knockout_page(request, tournament, stage, views, ranking=None, *, overall=False):
     """A knockout never shows as a match-point table: its bracket, and the event's ranking
     when it is the knockout that ends the event."""
@@ -97,13 +92,13 @@ def _knockout_page(request, tournament, stage, views, ranking=None, *, overall=F
         table = RankingTable(ranking_rows(ranking, lambda team: url(team.pk)),
             caption=_("Final ranking") if ranking.is_final else _("Ranking so far"))
     return render_public(request, tournament, "public/knockout.html", {
-        "stage": stage, "stages": _stages(tournament), "overall": overall,
+        "stage": stage, "stages": stages_played(tournament), "overall": overall,
         "ranking": ranking, "bracket": bracket, "table": table,
     }, active="standings")
 
 
 def _page(request, tournament, stage, group=None, *, overall=False, views=None):
-    stages = _stages(tournament)
+    stages = stages_played(tournament)
     context = {"stage": stage, "group": group, "overall": overall, "stages": stages}
     if stage is not None:
         if views is None:
@@ -178,7 +173,6 @@ def individual_standings(request, tournament, pk=None):
             exclude=() if standings.provisional else ("provisional",),
             caption=_("Individual standings: %(where)s") % {
                 "where": stage.name if stage else _("every stage")}),
-        "stages": list(tournament.stages.filter(rounds__status__in=["in_play", "closed"])
-                       .distinct().order_by("order")),
+        "stages": stages_played(tournament),
         "query": f"?min={minimum}" if minimum else "",
     }, active="players")
