@@ -1,5 +1,6 @@
-"""What the public hand records of a closed round show beside each deal: every table's
-result on it, from the dealer's and the non-dealer's side (``views.public.event``)."""
+"""The deals of a round as the hand records and the director's deals page list them, and
+what the public hand records of a closed round show beside each deal: every table's result
+on it, from the dealer's and the non-dealer's side (``views.public.event``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ from dataclasses import dataclass
 from tournament.models import Deal, HandResult, Round
 from tournament.selectors.draw import RoundPlan, SeatPlan
 from tournament.wording import hand_line
+
+
+def deals_of_round(round_: Round, *, with_keys: bool = False) -> list[Deal]:
+    """Every deal of the round, replaced ones too, by deal set, hand and reserve (one
+    query); ``with_keys``: each with the deal key it was made from."""
+    deals = round_.deals.select_related("key") if with_keys else round_.deals
+    return list(deals.order_by("deal_set", "hand", "reserve"))
 
 
 @dataclass(frozen=True)

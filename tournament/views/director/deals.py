@@ -19,6 +19,7 @@ from tournament.pdf.base import paper_asked
 from tournament.pdf.deals import BoxLabels, DealSheet, PackingList
 from tournament.permissions import Perm
 from tournament.selectors.boxes import round_boxes
+from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.keys import deal_keys
 from tournament.services import Actor, ServiceError
 from tournament.services.deals import (
@@ -104,7 +105,7 @@ def _round(tournament, pk) -> Round:
 @staff_view(Perm.VIEW_DEALS)
 def round_deals(request, tournament, pk):
     round_ = _round(tournament, pk)
-    deals = round_.deals.select_related("key").order_by("deal_set", "hand", "reserve")
+    deals = deals_of_round(round_, with_keys=True)
     return render(request, "director/round_deals.html", {
         "tournament": tournament, "round": round_, "deals": deals,
         "replace_form": ReplaceDealForm(),

@@ -14,7 +14,7 @@ from tournament.public_cache import cache_public
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import round_plan
 from tournament.selectors.event_ranking import event_ranking
-from tournament.selectors.hand_records import played_hands
+from tournament.selectors.hand_records import deals_of_round, played_hands
 from tournament.selectors.keys import deal_keys
 from tournament.selectors.public import (
     current_round,
@@ -123,7 +123,7 @@ def hand_records(request, tournament, pk):
     gets an index of its boxes, each box on a page of its own (``?box=<deal>``)."""
     round_ = get_object_or_404(Round.objects.select_related("stage"),
                                pk=pk, stage__tournament=tournament, status=Round.Status.CLOSED)
-    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    deals = deals_of_round(round_)
     box = request.GET.get("box")
     boxes = len({(deal.deal_set, deal.hand) for deal in deals})
     # The index of a round of many boxes needs no plan; everything else reads it.
