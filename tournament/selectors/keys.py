@@ -7,6 +7,8 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from scoring.deals import DealBlock, DealPlace, blocks_of, verify
 from tournament.models import Deal, DealKey, Round, Tournament
 
@@ -43,9 +45,16 @@ class KeyRecord:
                 for dealt in self.rounds for block in dealt.blocks]
 
 
+def key_commitments(tournament: Tournament) -> QuerySet[DealKey]:
+    """The tournament's deal keys by number, each with the commitment published when it was
+    made (and the key once revealed), without what they dealt: a query set, one query when
+    read (the tournament page)."""
+    return DealKey.objects.filter(tournament=tournament).order_by("number")
+
+
 def deal_keys(tournament: Tournament) -> list[KeyRecord]:
     """Every key of the tournament in order, with the rounds it dealt (three queries)."""
-    keys = list(DealKey.objects.filter(tournament=tournament).order_by("number"))
+    keys = list(key_commitments(tournament))
     places: dict[tuple[int, int], list[DealPlace]] = {}
     rows = (Deal.objects.filter(round__stage__tournament=tournament)
             .values_list("key_id", "round_id", "round__stage__order", "round__number",

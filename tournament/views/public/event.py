@@ -9,13 +9,13 @@ from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from scoring.deals import deal_from_text
 from tournament import demo, first_start
-from tournament.models import DealKey, Round
+from tournament.models import Round
 from tournament.public_cache import cache_public
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.draw import round_plan
 from tournament.selectors.event_ranking import event_ranking
 from tournament.selectors.hand_records import deals_of_round, played_hands
-from tournament.selectors.keys import deal_keys
+from tournament.selectors.keys import deal_keys, key_commitments
 from tournament.selectors.public import (
     current_round,
     last_closed,
@@ -83,7 +83,7 @@ def tournament_page(request, tournament):
         "rounds": rounds, "current": current, "results": results, "ranking": ranking,
         "leaders": leaders(tournament, views)
         if tournament.public_standings and ranking is None else None,
-        "deal_keys": DealKey.objects.filter(tournament=tournament).order_by("number"),
+        "deal_keys": key_commitments(tournament),
         "bulletin_days": bulletin_days(tournament, rounds),
     }, active="home")
 
