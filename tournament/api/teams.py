@@ -35,6 +35,7 @@ from tournament.selectors.public_standings import public_individual
 from tournament.selectors.public_teams import (
     player_matches,
     player_row,
+    players_by_team,
     public_teams,
     team_entries,
     team_matches,
@@ -89,9 +90,7 @@ def player_list(request, slug: Slug, params: Query[PageIn]):
     """Every player, by team code and number in the team. 404 while the player pages are
     not public."""
     tournament = public_tournament(slug, PLAYERS)
-    players = (Player.objects.filter(team__tournament=tournament).select_related("team")
-               .order_by("team__code", "number", "pk"))
-    result = page(players, params)
+    result = page(players_by_team(tournament), params)
     result["items"] = [player_ref(p) for p in result["items"]]
     return result
 

@@ -101,6 +101,14 @@ def public_teams(tournament: Tournament) -> QuerySet[Team]:
     return tournament.teams.prefetch_related("players").order_by("name", "code")
 
 
+def players_by_team(tournament: Tournament) -> QuerySet[Player]:
+    """Every player of the tournament with his team, by team code and number in the team,
+    then by id, an order no two players share: a query set for the API's pages (a count
+    and a slice)."""
+    return (Player.objects.filter(team__tournament=tournament).select_related("team")
+            .order_by("team__code", "number", "pk"))
+
+
 
 def team_entries(team: Team) -> list[RoundEntry]:
     """The team's place in every public round: its line-up or its bye (one query)."""
