@@ -28,7 +28,7 @@ from tournament.api.base import Id
 from tournament.api.schemas import ValidationErrors
 from tournament.models import DeviceToken, HandResult, Match, Table
 from tournament.permissions import Perm, has_perm
-from tournament.selectors.results import table_sheet
+from tournament.selectors.results import match_as_saved, table_revisions, table_sheet
 from tournament.selectors.visibility import result_view
 from tournament.services import ServiceError, commands
 from tournament.services.base import Actor, Stale
@@ -205,8 +205,7 @@ def _result_out(result: HandResult, approved: set[int]) -> dict:
 
 def _table_out(request, table: Table) -> dict:
     table.refresh_from_db(fields=["revision"])
-    match = Match.objects.get(pk=table.match_id)
-    tables = Table.objects.filter(match=match).only("revision")
+    match, tables = match_as_saved(table.match_id)
     view = result_view(request.user, table.match.round, own_table=table.pk)
     sheet = table_sheet(table, view)
     return {"id": table.pk, "number": table.number, "round": table.round_id,
@@ -300,7 +299,7 @@ def sign_off(request, match_id: Id, body: SignOffIn):
                                             request_token=body.request_token))
     if isinstance(answer, Status):
         return answer
-    tables = Table.objects.filter(match=answer).only("revision")
+    tables = table_revisions(answer)
     return Status(200, {"id": answer.pk, "number": answer.number,
                         "revision": shown_revision(answer, tables),
                  "signed_off": answer.signed_off_at is not None,

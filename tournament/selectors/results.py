@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from scoring import seating
@@ -133,6 +133,21 @@ def table_sheet(table: Table, view: ResultView | None = None) -> TableSheet:
                             approved=approved.get(result.pk, set()) if result else set()))
     signed = {seat for (seat,) in prepared_rows("sheet-signatures", _signed_seats, [table.pk])}
     return TableSheet(table=table, rows=rows, signed=signed)
+
+
+def table_revisions(match: Match) -> QuerySet[Table]:
+    """The match's tables with their revisions alone: with the match's own, the revision a
+    page shows and a sign-off names (``services.locking.shown_revision``). A query set, one
+    query when read."""
+    return Table.objects.filter(match=match).only("revision")
+
+
+def match_as_saved(match_id: int) -> tuple[Match, QuerySet[Table]]:
+    """The match read again, and its tables' revisions (``table_revisions``): what a device
+    is answered after a command that may have moved them or signed the match off (one
+    query, and one when the tables are read)."""
+    match = Match.objects.get(pk=match_id)
+    return match, table_revisions(match)
 
 
 def _current_results(table: int):
