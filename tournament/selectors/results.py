@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, QuerySet
@@ -133,6 +134,16 @@ def table_sheet(table: Table, view: ResultView | None = None) -> TableSheet:
                             approved=approved.get(result.pk, set()) if result else set()))
     signed = {seat for (seat,) in prepared_rows("sheet-signatures", _signed_seats, [table.pk])}
     return TableSheet(table=table, rows=rows, signed=signed)
+
+
+def version_saved_by(table: Table, hand: int, request_token: uuid.UUID | None
+                     ) -> int | None:
+    """The version of the table's hand that the save with this request token made, or
+    None when that save has not reached the server (one query): an approval queued on a
+    device behind its save names the save, not a version (every save has a token: None
+    finds nothing)."""
+    return (HandResult.objects.filter(table=table, hand=hand, request_token=request_token)
+            .values_list("version", flat=True).first())
 
 
 def table_revisions(match: Match) -> QuerySet[Table]:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, HandResult, Match, Player, Round, Table
+from tournament.models import AuditEntry, Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
@@ -34,6 +34,7 @@ from tournament.selectors.results import (
     round_totals,
     table_sheet,
     tied_knockout,
+    version_saved_by,
 )
 from tournament.selectors.visibility import result_view
 from tournament.services import Actor, ServiceError, commands
@@ -214,9 +215,7 @@ def hand_approve(request, tournament, pk, hand, seat):
     version = _posted_number(request, "version")
     entry_token = request.POST.get("entry_token")
     if version is None and entry_token:
-        version = (HandResult.objects.filter(table=table, hand=hand,
-                                             request_token=_uuid_or_none(entry_token))
-                   .values_list("version", flat=True).first())
+        version = version_saved_by(table, hand, _uuid_or_none(entry_token))
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         if version is None:
