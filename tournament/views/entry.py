@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms import HandResultForm
-from tournament.models import AuditEntry, Match, Player, Round, Table
+from tournament.models import Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.prepared import prepared_rows
 from tournament.selectors.anomalies import result_anomalies
+from tournament.selectors.audit import match_history
 from tournament.selectors.devices import round_bindings, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
 from tournament.selectors.penalties import match_penalties
@@ -270,8 +271,7 @@ def match_page(request, tournament, pk):
     plan = match_plan(match)
     sheets = [(table, table_sheet(table.table, view)) for table in plan.tables]
     may_see_history = has_perm(request.user, tournament, Perm.VIEW_AUDIT)
-    history = (AuditEntry.objects.filter(tournament=tournament, data__match=match.pk)
-               .order_by("created_at") if may_see_history else [])
+    history = match_history(tournament, match) if may_see_history else []
     may_sign_off = has_perm(request.user, tournament, Perm.SIGN_OFF)
     may_record_penalty = has_perm(request.user, tournament, Perm.RECORD_PENALTY)
     forfeited_by = {match.home_id: match.home, match.away_id: match.away}.get(

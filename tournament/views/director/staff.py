@@ -10,8 +10,9 @@ from tournament.forms import (
     StaffForm,
 )
 from tournament.login_throttle import locked_usernames
-from tournament.models import AuditEntry, StaffRole
+from tournament.models import StaffRole
 from tournament.permissions import Perm
+from tournament.selectors.audit import creation_entry
 from tournament.services import Actor, ServiceError
 from tournament.services.accounts import unlock_account
 from tournament.services.staff import assign_role, remove_role
@@ -44,8 +45,7 @@ def staff_list(request, tournament):
     locked = sorted(locked_usernames(tournament.staff.values_list("user__username", flat=True)))
     # Who created the tournament: its audit entry names them (an administrator who did has
     # no role in the list below, being director everywhere).
-    created = (AuditEntry.objects.filter(tournament=tournament, action="tournament.create")
-               .select_related("actor").order_by("created_at").first())
+    created = creation_entry(tournament)
     return render(request, "director/staff.html", {
         "tournament": tournament, "form": form, "table": table, "locked": locked,
         "created": created,
