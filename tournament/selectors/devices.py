@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 
-from tournament.models import Role, Round, TableBinding
+from tournament.models import Role, Round, Table, TableBinding
 
 
 def round_bindings(round_: Round) -> list[TableBinding]:
@@ -12,6 +13,12 @@ def round_bindings(round_: Round) -> list[TableBinding]:
     return list(TableBinding.objects.filter(round=round_)
                 .select_related("user", "table", "bound_by").order_by("table__number",
                                                                       "user__username"))
+
+
+def round_tables(round_: Round) -> QuerySet[Table]:
+    """The round's tables by number, those a scorer account may be moved to: a query set,
+    one query when read."""
+    return round_.tables.order_by("number")
 
 
 def scorer_accounts(round_: Round):

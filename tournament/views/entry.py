@@ -25,7 +25,7 @@ from tournament.permissions import Perm, has_perm
 from tournament.prepared import prepared_rows
 from tournament.selectors.anomalies import result_anomalies
 from tournament.selectors.audit import match_history
-from tournament.selectors.devices import round_bindings, scorer_accounts
+from tournament.selectors.devices import round_bindings, round_tables, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
 from tournament.selectors.penalties import match_penalties
 from tournament.selectors.results import (
@@ -337,7 +337,7 @@ def round_progress_page(request, tournament, pk):
     template = "entry/progress_rows.html" if request.htmx else "entry/progress.html"
     devices = {} if request.htmx or not referee else {
         "bindings": round_bindings(round_), "scorers": scorer_accounts(round_),
-        "tables": round_.tables.order_by("number")}
+        "tables": round_tables(round_)}
     return render(request, template, {"tournament": tournament, "round": round_, **devices,
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
