@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.models import Role, Round, Stage, Tournament
 from tournament.permissions import Perm
+from tournament.selectors.rounds import stages_with_latest_rounds
 from tournament.services.rounds import open_matches
 
 
@@ -57,13 +57,9 @@ def next_steps(tournament: Tournament, perms) -> list[Step]:
             steps.append(Step("staff", _("Give referees and scorers their accounts."),
                               url("staff"), _("Staff")))
 
-    stages = list(tournament.stages.annotate(teams=Count("entries")).order_by("order"))
-    rounds = list(Round.objects.filter(stage__tournament=tournament).order_by("number"))
-    latest: dict[int, Round] = {}
-    for round_ in rounds:
-        latest[round_.stage_id] = round_  # ordered by number: the last one stays
+    stages, latest = stages_with_latest_rounds(tournament)
 
-    if Perm.EDIT_TOURNAMENT in perms and not rounds:
+    if Perm.EDIT_TOURNAMENT in perms and not latest:
         steps.append(Step("settings", _("Check the rule settings before the first round: "
                                         "a round keeps the rules it is drawn under."),
                           url("tournament_edit"), _("Settings")))

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 from tournament.forms import (
     TournamentForm,
 )
-from tournament.models import Round
 from tournament.permissions import Perm, can_create_tournament, staff_tournaments
 from tournament.selectors.bulletin import bulletin_days
+from tournament.selectors.rounds import rounds_in_play
 from tournament.selectors.rules import rules_in_use
 from tournament.services import Actor, ServiceError
 from tournament.services.tournaments import (
@@ -61,10 +61,8 @@ def dashboard(request, tournament):
         "staff": tournament.staff.count(),
     }
     # Where scorers and referees work: the rounds being played, each with its matches.
-    in_play = (Round.objects.filter(stage__tournament=tournament, status=Round.Status.IN_PLAY)
-               .select_related("stage").order_by("stage__order", "number"))
     return render(request, "director/dashboard.html", {
-        "tournament": tournament, "rounds_in_play": in_play, **counts,
+        "tournament": tournament, "rounds_in_play": rounds_in_play(tournament), **counts,
         "bulletin_days": bulletin_days(tournament),
         "steps": next_steps(tournament, request.tournament_perms)})
 

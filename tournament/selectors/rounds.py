@@ -1,0 +1,30 @@
+"""A tournament's stages and rounds as the staff pages find them: every round, those in
+play, each stage's latest round (the dashboard's next steps), the round before another and
+whether one is its stage's latest (a round's page), the teams in a round's draw, and the
+first round and stage a team is in (what keeps it from being deleted).
+
+The public's rounds are ``selectors.public.public_rounds``."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+
+from tournament.models import Round, Stage, Tournament
+
+
+def rounds_in_play(tournament: Tournament) -> QuerySet[Round]:
+    """The rounds being played, with their stages, by stage and number: where scorers and
+    referees work. A query set, one query when read."""
+    return (Round.objects.filter(stage__tournament=tournament, status=Round.Status.IN_PLAY)
+            .select_related("stage").order_by("stage__order", "number"))
+
+
+def stages_with_latest_rounds(tournament: Tournament) -> tuple[list[Stage], dict[int, Round]]:
+    """Every stage in order, each with its number of teams entered (``teams``), and stage
+    pk → its latest round, a draft too; a stage without a round is not in it (two
+    queries)."""
+    stages = list(tournament.stages.annotate(teams=Count("entries")).order_by("order"))
+    latest: dict[int, Round] = {}
+    for round_ in Round.objects.filter(stage__tournament=tournament).order_by("number"):
+        latest[round_.stage_id] = round_  # ordered by number: the last one stays
+    return stages, latest
