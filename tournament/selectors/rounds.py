@@ -12,6 +12,13 @@ from django.db.models import Count, QuerySet
 from tournament.models import Round, Stage, Tournament
 
 
+def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
+    """Every round of the tournament, drafts included, with its stage, by stage and
+    number: a query set, one query when read."""
+    return (Round.objects.filter(stage__tournament=tournament)
+            .select_related("stage").order_by("stage__order", "number"))
+
+
 def rounds_in_play(tournament: Tournament) -> QuerySet[Round]:
     """The rounds being played, with their stages, by stage and number: where scorers and
     referees work. A query set, one query when read."""

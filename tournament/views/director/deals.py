@@ -21,6 +21,7 @@ from tournament.permissions import Perm
 from tournament.selectors.boxes import round_boxes
 from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.keys import deal_keys
+from tournament.selectors.rounds import tournament_rounds
 from tournament.services import Actor, ServiceError
 from tournament.services.deals import (
     generate_deals,
@@ -63,11 +64,9 @@ def deal_key(request, tournament):
             return redirect("director:deal_key", tournament.slug)
     keys = deal_keys(tournament)
     secret = next((record for record in keys if not record.key.is_revealed), None)
-    rounds = (Round.objects.filter(stage__tournament=tournament)
-              .select_related("stage").order_by("stage__order", "number"))
     return render(request, "director/deal_key.html", {
         "tournament": tournament, "keys": keys, "secret": secret, "form": form,
-        "rounds": rounds,
+        "rounds": tournament_rounds(tournament),
     })
 
 
