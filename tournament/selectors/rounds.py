@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from tournament.models import Round, Stage, Tournament
+from tournament.models import Round, Stage, Team, Tournament
 
 
 def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
@@ -35,3 +35,19 @@ def stages_with_latest_rounds(tournament: Tournament) -> tuple[list[Stage], dict
     for round_ in Round.objects.filter(stage__tournament=tournament).order_by("number"):
         latest[round_.stage_id] = round_  # ordered by number: the last one stays
     return stages, latest
+
+
+def previous_round(round_: Round) -> Round | None:
+    """The round of the stage before this one, or None for its first (one query)."""
+    return round_.stage.rounds.filter(number=round_.number - 1).first()
+
+
+def is_latest_round(round_: Round) -> bool:
+    """No later round of the stage is drawn yet, not even as a draft (one query)."""
+    return not round_.stage.rounds.filter(number__gt=round_.number).exists()
+
+
+def round_teams(round_: Round) -> QuerySet[Team]:
+    """The teams in the round's draw, with a match or a bye, by name: a query set, one
+    query when read."""
+    return round_.stage.tournament.teams.filter(round_entries__round=round_).order_by("name")

@@ -18,6 +18,7 @@ from tournament.selectors.devices import round_bindings
 from tournament.selectors.draw import round_plan
 from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
+from tournament.selectors.rounds import is_latest_round, previous_round, round_teams
 from tournament.services import Actor, ServiceError
 from tournament.services.rounds import (
     close_round,
@@ -37,14 +38,10 @@ def _round(tournament, pk) -> Round:
                              pk=pk, stage__tournament=tournament)
 
 
-def _teams_of(round_):
-    return round_.stage.tournament.teams.filter(round_entries__round=round_).order_by("name")
-
-
 @staff_view(Perm.MANAGE_ROUNDS)
 def round_detail(request, tournament, pk):
     round_ = _round(tournament, pk)
-    swap_form = SwapForm(request.GET or None, teams=_teams_of(round_))
+    swap_form = SwapForm(request.GET or None, teams=round_teams(round_))
     swap_check = None
     if "team_a" in request.GET and swap_form.is_valid():
         swap_check = check_swap(round_, swap_form.cleaned_data["team_a"],
@@ -54,7 +51,7 @@ def round_detail(request, tournament, pk):
 
 
 def _render_round(request, tournament, round_, **extra):
-    previous = round_.stage.rounds.filter(number=round_.number - 1).first()
+    previous = previous_round(round_)
     played = round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
     still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
     withdrawn, sitting_out = left_out(round_)
@@ -64,8 +61,8 @@ def _render_round(request, tournament, round_, **extra):
         "previous": previous,
         "previous_open": previous is not None and bool(open_matches(previous)),
         "publish_form": PublishForm(),
-        "swap_form": SwapForm(teams=_teams_of(round_)),
-        "is_latest": not round_.stage.rounds.filter(number__gt=round_.number).exists(),
+        "swap_form": SwapForm(teams=round_teams(round_)),
+        "is_latest": is_latest_round(round_),
         # Every match and its state once play has started (official ones with the score).
         "progress": round_progress(round_) if played else [],
         # Boxes that favoured one seat strongly: a hint for the chief referee.
@@ -86,7 +83,7 @@ def _render_round(request, tournament, round_, **extra):
 @require_POST
 def round_swap(request, tournament, pk):
     round_ = _round(tournament, pk)
-    form = SwapForm(request.POST, teams=_teams_of(round_))
+    form = SwapForm(request.POST, teams=round_teams(round_))
     if form.is_valid():
         a, b = form.cleaned_data["team_a"], form.cleaned_data["team_b"]
         try:
