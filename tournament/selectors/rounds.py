@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from tournament.models import Round, Stage, Team, Tournament
+from tournament.models import Round, RoundEntry, Stage, Team, Tournament
 
 
 def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
@@ -51,3 +51,19 @@ def round_teams(round_: Round) -> QuerySet[Team]:
     """The teams in the round's draw, with a match or a bye, by name: a query set, one
     query when read."""
     return round_.stage.tournament.teams.filter(round_entries__round=round_).order_by("name")
+
+
+def first_round_entry(team: Team) -> RoundEntry | None:
+    """The team's entry in the first round it has played (in play or closed), else in the
+    first round it is drawn in, by stage and round, each with its round and stage; None
+    when it is in no round (one query, two when it has played none)."""
+    entries = (RoundEntry.objects.filter(team=team).select_related("round__stage")
+               .order_by("round__stage__order", "round__number"))
+    return (entries.filter(round__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
+            .first() or entries.first())
+
+
+def first_stage_name(team: Team) -> str | None:
+    """The name of the first stage the team is entered in, or None (one query)."""
+    return (team.stage_entries.select_related("stage").order_by("stage__order")
+            .values_list("stage__name", flat=True).first())

@@ -12,9 +12,10 @@ from tournament.forms import (
     TeamImportConfirmForm,
     TeamImportForm,
 )
-from tournament.models import Round, RoundEntry
+from tournament.models import Round
 from tournament.permissions import Perm
 from tournament.selectors.penalties import penalty_list
+from tournament.selectors.rounds import first_round_entry, first_stage_name
 from tournament.services import Actor, ServiceError
 from tournament.services.team_import import import_teams
 from tournament.services.teams import (
@@ -76,10 +77,7 @@ def team_edit(request, tournament, pk):
 def _kept_because(team) -> str:
     """Why the team cannot be deleted ("" when it can): a team that has played, is in a
     draw or is entered in a stage stays, with its results."""
-    entries = (RoundEntry.objects.filter(team=team).select_related("round__stage")
-               .order_by("round__stage__order", "round__number"))
-    entry = (entries.filter(round__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
-             .first() or entries.first())
+    entry = first_round_entry(team)
     if entry is not None:
         round_ = entry.round
         names = {"name": team.name, "round": f"{round_.stage.name}, {round_.label}"}
@@ -88,8 +86,7 @@ def _kept_because(team) -> str:
                      "deleted.") % names
         return _("%(name)s is in the draw of %(round)s, so it cannot be deleted. Undo that "
                  "round first.") % names
-    stage = (team.stage_entries.select_related("stage").order_by("stage__order")
-             .values_list("stage__name", flat=True).first())
+    stage = first_stage_name(team)
     if stage is not None:
         return _("%(name)s is entered in the stage %(stage)s, so it cannot be deleted. Take "
                  "it out of the stage first.") % {"name": team.name, "stage": stage}
