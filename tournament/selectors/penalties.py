@@ -1,10 +1,13 @@
-"""The referees' penalties as the standings and the draw need them (RULES.md §10)."""
+"""The referees' penalties as the standings, the draw and the pages need them, and what a
+penalty may be recorded against (RULES.md §10)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q
 
-from tournament.models import Penalty, RoundEntry, Stage, Team
+from tournament.models import Match, Penalty, Player, RoundEntry, Stage, Team
 from tournament.prepared import prepared_rows
 
 
@@ -92,6 +95,27 @@ def left_out(round_) -> tuple[list, list]:
     out = withdrawn_teams(stage)
     teams = Team.objects.filter(pk__in=missing).order_by("code")
     return [t for t in teams if t.pk in out], [t for t in teams if t.pk not in out]
+
+
+@dataclass(frozen=True)
+class PenaltyChoices:
+    """What a penalty may be recorded against on the page of a round or of its match."""
+
+    teams: list[Team]
+    matches: list[Match]
+    players: list[Player]
+
+
+def penalty_choices(tournament, round_, match=None) -> PenaltyChoices:
+    """The teams (the match's two, else every team entered in the round's stage, by code),
+    the round's matches by number with their teams, and those teams' players by team code
+    and number (three queries, two with a match)."""
+    teams = ([match.home, match.away] if match is not None else
+             list(tournament.teams.filter(stage_entries__stage=round_.stage).order_by("code")))
+    matches = list(round_.matches.select_related("home", "away").order_by("number"))
+    players = list(Player.objects.filter(team__in=teams).select_related("team")
+                   .order_by("team__code", "number"))
+    return PenaltyChoices(teams=teams, matches=matches, players=players)
 
 
 def match_penalties(match) -> list[Penalty]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from tournament.forms import ServiceErrorsMixin, WholeNumberField
 from tournament.models import Match, Penalty, Player, Round, Team
 from tournament.permissions import Perm, has_perm
+from tournament.selectors.penalties import penalty_choices
 from tournament.selectors.penalties import penalty_list as penalties_of
 from tournament.selectors.public import public_rounds
 from tournament.services import Actor, ServiceError
@@ -179,19 +180,15 @@ class PenaltyForm(ServiceErrorsMixin, forms.Form):
         fields["match"].queryset = Match.objects.filter(round__stage__tournament=tournament)
         fields["player"].queryset = Player.objects.filter(team__tournament=tournament)
         # What is offered: the round's teams, matches and players.
-        teams = ([match.home, match.away] if match is not None else
-                 list(tournament.teams.filter(stage_entries__stage=round_.stage)
-                      .order_by("code")))
+        offered = penalty_choices(tournament, round_, match)
         fields["team"].widget.choices = [("", "—")] + [
-            (t.pk, f"{t.code} · {t.name}") for t in teams]
+            (t.pk, f"{t.code} · {t.name}") for t in offered.teams]
         fields["match"].widget.choices = [("", "—")] + [
             (m.pk, _("match %(n)d: %(home)s – %(away)s") % {
                 "n": m.number, "home": m.home.code, "away": m.away.code})
-            for m in round_.matches.select_related("home", "away").order_by("number")]
+            for m in offered.matches]
         fields["player"].widget.choices = [("", "—")] + [
-            (p.pk, f"{p.team.code} · {p.name}")
-            for p in Player.objects.filter(team__in=teams).select_related("team")
-            .order_by("team__code", "number")]
+            (p.pk, f"{p.team.code} · {p.name}") for p in offered.players]
 
 
 def _current_round(tournament):
