@@ -9,6 +9,7 @@ from tournament.api.base import PageIn, Slug, page, public_tournament, stage_ref
 from tournament.api.schemas import Error, TournamentDetail, TournamentPage, ValidationErrors
 from tournament.models import Tournament
 from tournament.selectors.keys import deal_keys
+from tournament.selectors.rounds import stages_in_order
 from tournament.selectors.tournaments import listed_tournaments
 
 router = Router(tags=["tournaments"])
@@ -43,7 +44,7 @@ def tournament_detail(request, slug: Slug):
                    "results": tournament.public_results,
                    "players": tournament.public_players,
                    "penalties": tournament.public_penalties},
-        "stages": [stage_ref(s) for s in tournament.stages.order_by("order", "pk")],
+        "stages": [stage_ref(s) for s in stages_in_order(tournament)],
         "deal_keys": [{"number": record.key.number, "commitment": record.key.commitment,
                        "revealed": record.key.is_revealed,
                        "key": record.key.key_hex if record.key.is_revealed else None,

@@ -1,7 +1,8 @@
-"""A tournament's stages and rounds as the staff pages find them: every round, those in
-play, each stage's latest round (the dashboard's next steps), the round before another and
-whether one is its stage's latest (a round's page), the teams in a round's draw, and the
-first round and stage a team is in (what keeps it from being deleted).
+"""A tournament's stages and rounds as the staff pages find them: the stages in order
+(with their rounds, their teams), every round, those in play, each stage's latest round
+(the dashboard's next steps), the round before another and whether one is its stage's
+latest (a round's page), the teams in a round's draw, and the first round and stage a team
+is in (what keeps it from being deleted).
 
 The public's rounds are ``selectors.public.public_rounds``."""
 
@@ -9,7 +10,36 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from tournament.models import Round, RoundEntry, Stage, Team, Tournament
+from tournament.models import Round, RoundEntry, Stage, StageTeam, Team, Tournament
+
+
+def stages_in_order(tournament: Tournament) -> QuerySet[Stage]:
+    """The tournament's stages in their order (a stage's order is its own: no two share
+    one): the stage menus of the standings, field and individual pages and the API's
+    tournament. A query set, one query when read."""
+    return tournament.stages.order_by("order")
+
+
+def stages_with_rounds(tournament: Tournament) -> QuerySet[Stage]:
+    """The stages in order, each with its rounds (the stages page: two queries)."""
+    return stages_in_order(tournament).prefetch_related("rounds")
+
+
+def stage_entries(stage: Stage) -> list[StageTeam]:
+    """The teams entered in the stage with their teams and groups, by group and place in
+    it (one query)."""
+    return list(stage.entries.select_related("team", "group").order_by("group__order",
+                                                                       "position"))
+
+
+def stage_rounds(stage: Stage) -> QuerySet[Round]:
+    """The stage's rounds by number, drafts included: a query set, one query when read."""
+    return stage.rounds.order_by("number")
+
+
+def has_deals(round_: Round) -> bool:
+    """Whether the round has boxes dealt by this application (one query)."""
+    return round_.deals.exists()
 
 
 def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:

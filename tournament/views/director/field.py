@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from tournament.models import Deal, Round
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.field import field_standings
+from tournament.selectors.rounds import stages_in_order
 from tournament.tables import FieldTable, field_rows
 from tournament.views.access import staff_view
 from tournament.views.public.travellers import box_context
@@ -22,7 +23,7 @@ def field_page(request, tournament, pk=None):
                                 official_only=not referee)
     return render(request, "director/field.html", {
         "tournament": tournament, "standings": standings, "stage": stage,
-        "stages": tournament.stages.order_by("order"),
+        "stages": stages_in_order(tournament),
         "table": FieldTable(field_rows(standings)),
     })
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournament.permissions import Perm
 from tournament.selectors.individual import individual
+from tournament.selectors.rounds import stages_in_order
 from tournament.tables import IndividualTable, SpreadsheetExport, individual_rows
 from tournament.views.access import staff_view
 from tournament.views.director.standings import sees_provisional
@@ -39,7 +40,7 @@ def individual_standings(request, tournament, pk=None):
     return render(request, "director/individual.html", {
         "tournament": tournament, "standings": standings, "stage": standings.stage,
         "table": IndividualTable(individual_rows(standings), exclude=exclude),
-        "stages": tournament.stages.order_by("order"),
+        "stages": stages_in_order(tournament),
         "query": f"?min={standings.minimum_hands}" if standings.minimum_hands else "",
     })
 

@@ -18,7 +18,7 @@ from tournament.selectors.devices import round_bindings
 from tournament.selectors.draw import round_plan
 from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
-from tournament.selectors.rounds import is_latest_round, previous_round, round_teams
+from tournament.selectors.rounds import has_deals, is_latest_round, previous_round, round_teams
 from tournament.services import Actor, ServiceError
 from tournament.services.rounds import (
     close_round,
@@ -73,7 +73,7 @@ def _render_round(request, tournament, round_, **extra):
         "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
         "bindings": round_bindings(round_) if round_.status != Round.Status.DRAFT else [],
         # "Start play" asks first when the boxes cannot come from this application.
-        "has_deals": round_.status != Round.Status.PUBLISHED or round_.deals.exists(),
+        "has_deals": round_.status != Round.Status.PUBLISHED or has_deals(round_),
     }
     context.update(extra)
     return render(request, "director/round_detail.html", context)

@@ -12,6 +12,7 @@ from tournament.models import Stage
 from tournament.permissions import Perm
 from tournament.selectors.bracket import read_bracket
 from tournament.selectors.placings import qualification
+from tournament.selectors.rounds import stage_entries, stage_rounds, stages_with_rounds
 from tournament.services import Actor, ServiceError
 from tournament.services.draw import generate_round, next_round_number
 from tournament.services.stages import allot_groups, create_stage, enter_teams, teams_in_seed_order
@@ -30,14 +31,14 @@ def stage_list(request, tournament):
         else:
             messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
             return redirect("director:stage_detail", tournament.slug, stage.pk)
-    stages = tournament.stages.prefetch_related("rounds").order_by("order")
+    stages = stages_with_rounds(tournament)
     return render(request, "director/stage_list.html", {
         "tournament": tournament, "stages": stages, "form": form,
     })
 
 
 def _stage_context(request, tournament, stage, **forms):
-    entries = stage.entries.select_related("team", "group").order_by("group__order", "position")
+    entries = stage_entries(stage)
     groups: dict = {}
     for entry in entries:
         groups.setdefault(entry.group, []).append(entry)
@@ -45,7 +46,7 @@ def _stage_context(request, tournament, stage, **forms):
     context = {
         "tournament": tournament, "stage": stage, "groups": groups,
         "entry_count": len(entries),
-        "rounds": stage.rounds.order_by("number"),
+        "rounds": stage_rounds(stage),
         "next_number": next_number,
         "every_round_drawn": stage.is_last_round(next_number - 1),
         # The count of groups as allotted last (2 before any allotment).

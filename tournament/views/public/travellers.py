@@ -15,6 +15,7 @@ from tournament.models import Deal, Round
 from tournament.selectors.box_summaries import round_box_summaries
 from tournament.selectors.field import field_standings
 from tournament.selectors.public import box_cards, public_rounds
+from tournament.selectors.rounds import stages_in_order
 from tournament.selectors.travellers import box_traveller
 from tournament.selectors.visibility import public_view, public_views
 from tournament.tables import FieldTable, field_rows
@@ -72,6 +73,6 @@ def field_page(request, tournament, pk=None):
     views = public_views(public_rounds(tournament), tournament=tournament)
     standings = field_standings(tournament, stage=stage, views=views)
     return render_public(request, tournament, "public/field.html", {
-        "standings": standings, "stage": stage, "stages": tournament.stages.order_by("order"),
+        "standings": standings, "stage": stage, "stages": stages_in_order(tournament),
         "table": FieldTable(field_rows(standings)),
     }, active="field")
