@@ -154,9 +154,10 @@ def own_server(subprocess_env, tmp_path):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    # No host: the server's socket, in PGHOST (.ci/run), which the child inherits.
+    address = settings["HOST"] + (f":{settings['PORT']}" if settings["PORT"] else "")
     env = subprocess_env(
-        DATABASE_URL=f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/"
-                     f"{settings['NAME']}",
+        DATABASE_URL=f"postgres://{settings['USER']}@{address}/{settings['NAME']}",
         ALLOWED_HOSTS="127.0.0.1,localhost", HTTPS="0", SECRET_KEY="offline-test-" + "k" * 40)
     root = Path(__file__).resolve().parents[3]
     processes = []
