@@ -15,6 +15,7 @@ from scoring.field import datum_parts
 from tournament.models import Round
 from tournament.selectors.box_summaries import BoxSummary, box_summaries_of
 from tournament.selectors.field_results import Played, deals_per_match, played_results, two_places
+from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.penalties import withdrawn_teams
 
 
@@ -60,7 +61,7 @@ def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
     played = played_results(table__round=round_, ordered=False)
     result_of = {p.result_id: p.result() for p in played}  # each made once, used thrice
     out = withdrawn_teams(round_.stage) if played else set()
-    deals = list(round_.deals.order_by("deal_set", "hand", "reserve")) if played else []
+    deals = deals_of_round(round_) if played else []
     per_match = deals_per_match(round_)
     fields: dict[Hashable, list[Played]] = defaultdict(list)
     for p in played:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from scoring.field import TableResult, Traveller, favoured_seat, traveller
 from tournament.models import Deal, Round
 from tournament.selectors.field_results import Played, played_results, two_places
+from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.penalties import withdrawn_teams
 
 
@@ -63,7 +64,7 @@ def round_box_summaries(round_: Round, *, view=None) -> list[BoxSummary]:
     """Every deal of the round (replaced ones too, each with the tables that played it) with
     the summary of the results the reader may see, and the seat it favoured by the
     tournament's box balance threshold. Three queries."""
-    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    deals = deals_of_round(round_)
     played = played_results(view=view, table__round=round_) if deals else []
     out = withdrawn_teams(round_.stage) if played else set()
     return box_summaries_of(deals, played, out, round_.stage.tournament.box_balance_threshold)
@@ -72,7 +73,7 @@ def round_box_summaries(round_: Round, *, view=None) -> list[BoxSummary]:
 def unbalanced_boxes(round_: Round) -> list[BoxSummary]:
     """Boxes whose dealer cards averaged at least the tournament's box balance threshold
     for or against (a hint for the chief referee, not a rule); staff only."""
-    deals = list(round_.deals.order_by("deal_set", "hand", "reserve"))
+    deals = deals_of_round(round_)
     played = played_results(table__round=round_, ordered=False) if deals else []
     out = withdrawn_teams(round_.stage) if played else set()
     return box_summaries_of(deals, played, out, round_.stage.tournament.box_balance_threshold,
