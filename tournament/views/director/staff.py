@@ -13,6 +13,7 @@ from tournament.login_throttle import locked_usernames
 from tournament.models import StaffRole
 from tournament.permissions import Perm
 from tournament.selectors.audit import creation_entry
+from tournament.selectors.people import staff_roles, staff_usernames
 from tournament.services import Actor, ServiceError
 from tournament.services.accounts import unlock_account
 from tournament.services.staff import assign_role, remove_role
@@ -41,8 +42,8 @@ def staff_list(request, tournament):
                     "user": staff.user.get_username(), "role": staff.title,
                 })
             return redirect("director:staff", tournament.slug)
-    table = StaffTable(tournament.staff.select_related("user", "tournament"))
-    locked = sorted(locked_usernames(tournament.staff.values_list("user__username", flat=True)))
+    table = StaffTable(staff_roles(tournament))
+    locked = sorted(locked_usernames(staff_usernames(tournament)))
     # Who created the tournament: its audit entry names them (an administrator who did has
     # no role in the list below, being director everywhere).
     created = creation_entry(tournament)

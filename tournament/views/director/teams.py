@@ -15,6 +15,7 @@ from tournament.forms import (
 from tournament.models import Round
 from tournament.permissions import Perm
 from tournament.selectors.penalties import penalty_list
+from tournament.selectors.people import teams_with_players
 from tournament.selectors.rounds import first_round_entry, first_stage_name
 from tournament.services import Actor, ServiceError
 from tournament.services.team_import import import_teams
@@ -34,8 +35,7 @@ TEAM_PAGE_SIZE = 100
 
 @staff_view(Perm.MANAGE_TEAMS)
 def team_list(request, tournament):
-    teams = tournament.teams.select_related("tournament").prefetch_related("players")
-    table = DirectorTeamTable(teams)
+    table = DirectorTeamTable(teams_with_players(tournament))
     show_table(request, table, per_page=TEAM_PAGE_SIZE)
     return render(request, "director/team_list.html", {"tournament": tournament, "table": table})
 

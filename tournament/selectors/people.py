@@ -1,0 +1,25 @@
+"""Who a tournament's director manages: its teams with their players, and its staff (the
+director's team and staff lists)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from tournament.models import StaffRole, Team, Tournament
+
+
+def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
+    """The tournament's teams, each with its players (two queries a page: the table's
+    order and paging are its own)."""
+    return tournament.teams.select_related("tournament").prefetch_related("players")
+
+
+def staff_roles(tournament: Tournament) -> QuerySet[StaffRole]:
+    """The tournament's staff roles, each with its account (one query)."""
+    return tournament.staff.select_related("user", "tournament")
+
+
+def staff_usernames(tournament: Tournament) -> QuerySet:
+    """The user names of the tournament's staff, as a query another one can hold (no query
+    of its own: the staff page asks which of them are locked out in one)."""
+    return tournament.staff.values_list("user__username", flat=True)
