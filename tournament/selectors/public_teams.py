@@ -109,7 +109,6 @@ def players_by_team(tournament: Tournament) -> QuerySet[Player]:
             .order_by("team__code", "number", "pk"))
 
 
-
 def team_entries(team: Team) -> list[RoundEntry]:
     """The team's place in every public round: its line-up or its bye (one query)."""
     return list(RoundEntry.objects.filter(team=team).exclude(round__status=Round.Status.DRAFT)
