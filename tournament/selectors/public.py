@@ -33,6 +33,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.draw import MatchPlan, SeatPlan, TablePlan, match_plan
+from tournament.selectors.rounds import tournament_rounds
 from tournament.selectors.visibility import PublicViews, ResultView, public_views
 from tournament.wording import knockout_result
 
@@ -41,9 +42,8 @@ def public_rounds(tournament: Tournament, *, paged: bool = False) -> QuerySet[Ro
     """Every round of the tournament whose draw is published (a draft stays with the
     directors), each with its stage, by stage and number: a query set, one query when read.
     ``paged``: then by id, an order no two rounds share (the API's pages)."""
-    return (Round.objects.filter(stage__tournament=tournament)
-            .exclude(status=Round.Status.DRAFT).select_related("stage")
-            .order_by("stage__order", "number", *(["pk"] if paged else [])))
+    rounds = tournament_rounds(tournament).exclude(status=Round.Status.DRAFT)
+    return rounds.order_by("stage__order", "number", "pk") if paged else rounds
 
 
 def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
@@ -56,12 +56,10 @@ def tournament_views(tournament: Tournament) -> tuple[list[Round], PublicViews]:
 def match_counts(rounds: list[Round]) -> dict[int, int]:
     """Round pk → its number of matches, a round without one left out (one query, none
     without rounds)."""
-    counts: dict[int, int] = {}
-    if rounds:
-        for round_id in Match.objects.filter(round__in=rounds).values_list("round_id",
-                                                                          flat=True):
-            counts[round_id] = counts.get(round_id, 0) + 1
-    return counts
+    if not rounds:
+        return {}
+    return dict(Match.objects.filter(round__in=rounds).values("round_id")
+                .annotate(n=Count("pk")).order_by().values_list("round_id", "n"))
 
 
 def current_round(rounds: list[Round]) -> Round | None:

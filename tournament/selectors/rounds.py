@@ -52,15 +52,14 @@ def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
 def rounds_in_play(tournament: Tournament) -> QuerySet[Round]:
     """The rounds being played, with their stages, by stage and number: where scorers and
     referees work. A query set, one query when read."""
-    return (Round.objects.filter(stage__tournament=tournament, status=Round.Status.IN_PLAY)
-            .select_related("stage").order_by("stage__order", "number"))
+    return tournament_rounds(tournament).filter(status=Round.Status.IN_PLAY)
 
 
 def stages_with_latest_rounds(tournament: Tournament) -> tuple[list[Stage], dict[int, Round]]:
     """Every stage in order, each with its number of teams entered (``teams``), and stage
     pk → its latest round, a draft too; a stage without a round is not in it (two
     queries)."""
-    stages = list(tournament.stages.annotate(teams=Count("entries")).order_by("order"))
+    stages = list(stages_in_order(tournament).annotate(teams=Count("entries")))
     latest: dict[int, Round] = {}
     for round_ in Round.objects.filter(stage__tournament=tournament).order_by("number"):
         latest[round_.stage_id] = round_  # ordered by number: the last one stays

@@ -276,18 +276,19 @@ def stage_tables(stage: Stage, *, group: Group | None = None, after_round: int |
                            official_only=official_only)
 
 
+def _stages_begun(tournament: Tournament):
+    """The stages with a round in play or closed (a stage's row once per such round)."""
+    return Stage.objects.filter(tournament=tournament,
+                                rounds__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
+
+
 def last_stage_played(tournament: Tournament) -> Stage | None:
     """The overall standings are the standings of the last stage that has a round started
     (results of different stages are not added up: each stage ranks its own field)."""
-    return (Stage.objects.filter(tournament=tournament,
-                                 rounds__status__in=[Round.Status.IN_PLAY, Round.Status.CLOSED])
-            .order_by("-order").first())
+    return _stages_begun(tournament).order_by("-order").first()
 
 
 def stages_played(tournament: Tournament) -> list[Stage]:
     """Every stage with a round in play or closed, in order (one query): the stages whose
     standings the pages offer."""
-    return list(Stage.objects.filter(tournament=tournament,
-                                     rounds__status__in=[Round.Status.IN_PLAY,
-                                                         Round.Status.CLOSED])
-                .distinct().order_by("order"))
+    return list(_stages_begun(tournament).distinct().order_by("order"))
