@@ -85,6 +85,7 @@ def language(accept_language: str, cookie: str) -> str:
 class _Handler(BaseHTTPRequestHandler):
     server_version = "DuplicateGin"
     sys_version = ""
+    disable_nagle_algorithm = True  # the page follows its headers at once (see hand_over)
 
     def do_GET(self):
         if self.path == STYLESHEET_URL:
@@ -179,5 +180,14 @@ class StartingServer:
                 self.server_name = socket.getfqdn(host)
                 self.server_port = port
                 self.setup_environ()
+
+            def get_request(self):
+                # Each answer goes out as soon as it is written (TCP_NODELAY): runserver
+                # writes the headers and the body apart, and without it the body's last
+                # segment waits for the browser's delayed acknowledgement, some 40 ms a
+                # page (measured on the table entry page: 80 ms to 34 ms).
+                connection, client = super().get_request()
+                connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                return connection, client
 
         return Adopting

@@ -93,3 +93,40 @@ def test_the_starting_page_then_the_server_on_the_same_socket():
             serving.join()
     finally:
         starting.close()
+
+
+def nodelay(connection: socket.socket) -> bool:
+    return bool(connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+
+def test_both_servers_send_each_answer_at_once():
+    """TCP_NODELAY on every connection, the starting page's and the application's:
+    runserver writes a response's status line, its headers and its body apart, and with
+    Nagle's algorithm a browser keeping the connection open waited some 40 ms a page for
+    the last of them (48 ms against 4–5 ms a page of the demo, docs/benchmarks.md)."""
+    port = free_port()
+    starting = StartingServer(f"127.0.0.1:{port}")
+    try:
+        # The starting page's handler, set up on a connection as its server does.
+        with socket.create_server(("127.0.0.1", 0)) as listening, \
+                socket.create_connection(listening.getsockname()[:2]):
+            connection, _ = listening.accept()
+            with connection:
+                assert not nodelay(connection)
+                handler = starting.httpd.RequestHandlerClass.__new__(
+                    starting.httpd.RequestHandlerClass)
+                handler.request = connection
+                handler.setup()
+                assert nodelay(connection)
+                handler.finish()
+
+        httpd = starting.hand_over()(("127.0.0.1", port), WSGIRequestHandler)
+        try:
+            with socket.create_connection(("127.0.0.1", port)):
+                connection, _ = httpd.get_request()
+                with connection:
+                    assert nodelay(connection)
+        finally:
+            httpd.server_close()
+    finally:
+        starting.close()
