@@ -13,6 +13,11 @@ of the command:
   being built; and how many requests were refused after the first answer (none: the
   starting page hands its socket to the server);
 - ``demo ready``: the demo tournament's page (``/t/demo/``) answers 200;
+- ``a page in Chromium``: once the demo is ready, the median time of 30 requests for
+  each of two demo pages (``PAGES``) from a page open in Debian's Chromium, over the
+  connection it keeps open, as a scorer's tablet asks (left out without Chromium). The
+  server sends each answer at once (TCP_NODELAY, ``tournament/starting.py``): before, the
+  last part of each waited some 40 ms for the browser's delayed acknowledgement;
 - when each phase's line was printed (migrated, director account, system checks, serving);
 - the CPU time quickstart's own process had used by the first answer, and its helpers
   (collectstatic and the system checks, on the other core meanwhile): what the first
@@ -44,6 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILDING_MARK = 'id="demo-build"'  # templates/public/includes/demo_build.html
 # What quickstart prints as it goes: the start of a line, and the phase it ends.
+CHROMIUM = "/usr/bin/chromium"
+PAGES = ("t/demo/", "t/demo/standings/")
 PHASES = [("Database ready.", "migrated"), ("Log in at", "director"),
           ("System check", "checked"), ("Quit the server with", "serving")]
 
@@ -99,6 +106,32 @@ def stop_builder(var_dir: Path) -> None:
         pass
 
 
+def page_times(site: str) -> dict[str, float]:
+    """The median milliseconds of a request for each of ``PAGES`` from a page open in
+    Chromium (its own fetch, over its kept connection); empty without Chromium."""
+    if not os.path.exists(CHROMIUM):
+        return {}
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page()
+            page.goto(site + PAGES[0])
+            return {path: page.evaluate("""async (path) => {
+                const times = [];
+                for (let i = 0; i < 30; i++) {
+                  const start = performance.now();
+                  await (await fetch(path, { cache: "no-store" })).text();
+                  times.push(performance.now() - start);
+                }
+                times.sort((a, b) => a - b);
+                return times[15]; }""", "/" + path) for path in PAGES}
+        finally:
+            browser.close()
+
+
 def one_run(timeout: float, keep: bool) -> dict:
     var_dir = Path(tempfile.mkdtemp(prefix="dupgin-quickstart-"))
     port = free_port()
@@ -111,7 +144,7 @@ def one_run(timeout: float, keep: bool) -> dict:
         env=environment(var_dir), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         start_new_session=True, text=True)
     result = {"load": load, "first": None, "status": None, "site": None, "building": None,
-              "demo": None, "refused": 0, "phases": {}, "cpu": (0.0, 0.0)}
+              "demo": None, "refused": 0, "phases": {}, "cpu": (0.0, 0.0), "pages": {}}
 
     def read_output():  # each line with its time: where the seconds went
         for line in server.stdout:
@@ -144,6 +177,7 @@ def one_run(timeout: float, keep: bool) -> dict:
             answer = fetch(f"{home}t/demo/")
             if answer is not None and answer[0] == 200:
                 result["demo"] = time.perf_counter() - started
+                result["pages"] = page_times(home)
                 break
             time.sleep(1)
     finally:
@@ -170,6 +204,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the data folders")
     args = parser.parse_args()
     figures = {"first answer": [], "home page": [], "demo ready": []}
+    pages: dict[str, list[float]] = {path: [] for path in PAGES}
     for run in range(1, args.runs + 1):
         r = one_run(args.timeout, args.keep)
 
@@ -185,6 +220,11 @@ def main() -> int:
               f"{seconds(r['demo'])}; refused after the first answer: {r['refused']}; "
               f"lines printed at: {phases}; CPU to the home page: quickstart {own:.1f} s, "
               f"its helpers {helpers:.1f} s", flush=True)
+        if r["pages"]:
+            print("  a page in Chromium: " + ", ".join(
+                f"/{path} {ms:.1f} ms" for path, ms in r["pages"].items()), flush=True)
+        for path, ms in r["pages"].items():
+            pages[path].append(ms)
         for name, key in (("first answer", "first"), ("home page", "site"),
                           ("demo ready", "demo")):
             if r[key] is not None:
@@ -193,6 +233,10 @@ def main() -> int:
         if values:
             print(f"{name}: median {statistics.median(values):.1f} s, "
                   f"{min(values):.1f}–{max(values):.1f} s over {len(values)} runs")
+    for path, values in pages.items():
+        if values:
+            print(f"/{path} in Chromium: median {statistics.median(values):.1f} ms over "
+                  f"{len(values)} runs")
     return 0 if len(figures["first answer"]) == args.runs else 1
 
 
