@@ -48,9 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILDING_MARK = 'id="demo-build"'  # templates/public/includes/demo_build.html
-# What quickstart prints as it goes: the start of a line, and the phase it ends.
 CHROMIUM = "/usr/bin/chromium"
-PAGES = ("t/demo/", "t/demo/standings/")
+PAGES = ("t/demo/", "t/demo/standings/")  # asked for from Chromium once the demo is ready
+# What quickstart prints as it goes: the start of a line, and the phase it ends.
 PHASES = [("Database ready.", "migrated"), ("Log in at", "director"),
           ("System check", "checked"), ("Quit the server with", "serving")]
 

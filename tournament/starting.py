@@ -85,7 +85,6 @@ def language(accept_language: str, cookie: str) -> str:
 class _Handler(BaseHTTPRequestHandler):
     server_version = "DuplicateGin"
     sys_version = ""
-    disable_nagle_algorithm = True  # the page follows its headers at once (see hand_over)
 
     def do_GET(self):
         if self.path == STYLESHEET_URL:
@@ -130,6 +129,23 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
+class SendsAtOnce:
+    """A server mixin: TCP_NODELAY on each connection it accepts. Python's servers write a
+    response's status line, its headers and its body apart, and with Nagle's algorithm on
+    the last write waits for the browser's delayed acknowledgement of the first, some 40 ms
+    an answer over a connection the browser keeps (a demo page 48 ms, 4–5 ms without;
+    ``bench/quickstart.py``). gunicorn, the production server, sets it itself."""
+
+    def get_request(self):
+        connection, client = super().get_request()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return connection, client
+
+
+class _StartingPageServer(SendsAtOnce, ThreadingHTTPServer):
+    pass
+
+
 class StartingServer:
     """Listens on ``addrport`` from now on and answers with the "starting" page in a thread
     of its own, until ``hand_over``."""
@@ -146,7 +162,7 @@ class StartingServer:
             raise CommandError(f"Cannot listen on {addrport}: {error.strerror}.") from None
         listening.listen(64)
         self.socket = listening
-        self.httpd = ThreadingHTTPServer((host, port), _Handler, bind_and_activate=False)
+        self.httpd = _StartingPageServer((host, port), _Handler, bind_and_activate=False)
         self.httpd.socket.close()
         self.httpd.socket = listening
         self.httpd.daemon_threads = True
@@ -171,7 +187,7 @@ class StartingServer:
         self.stop()
         listening = self.socket
 
-        class Adopting(WSGIServer):
+        class Adopting(SendsAtOnce, WSGIServer):
             def server_bind(self):
                 self.socket.close()  # the one made for it: ours is bound and listening
                 self.socket = listening
@@ -180,14 +196,5 @@ class StartingServer:
                 self.server_name = socket.getfqdn(host)
                 self.server_port = port
                 self.setup_environ()
-
-            def get_request(self):
-                # Each answer goes out as soon as it is written (TCP_NODELAY): runserver
-                # writes the headers and the body apart, and without it the body's last
-                # segment waits for the browser's delayed acknowledgement, some 40 ms a
-                # page (measured on the table entry page: 80 ms to 34 ms).
-                connection, client = super().get_request()
-                connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                return connection, client
 
         return Adopting

@@ -107,18 +107,11 @@ def test_both_servers_send_each_answer_at_once():
     port = free_port()
     starting = StartingServer(f"127.0.0.1:{port}")
     try:
-        # The starting page's handler, set up on a connection as its server does.
-        with socket.create_server(("127.0.0.1", 0)) as listening, \
-                socket.create_connection(listening.getsockname()[:2]):
-            connection, _ = listening.accept()
+        starting.stop()  # its thread accepts no more: the next connection is ours to take
+        with socket.create_connection(("127.0.0.1", port)):
+            connection, _ = starting.httpd.get_request()
             with connection:
-                assert not nodelay(connection)
-                handler = starting.httpd.RequestHandlerClass.__new__(
-                    starting.httpd.RequestHandlerClass)
-                handler.request = connection
-                handler.setup()
                 assert nodelay(connection)
-                handler.finish()
 
         httpd = starting.hand_over()(("127.0.0.1", port), WSGIRequestHandler)
         try:
