@@ -34,6 +34,14 @@ def bracket_fits(page) -> str:
         .map(e => e.innerText.replace(/\\s+/g, ' ').slice(0, 40)).join('; ')""")
 
 
+def labels_broken(page) -> list[str]:
+    """The words beside a match's number (its group, "third place") on more lines than they
+    have words: a column too narrow for them breaks them letter by letter."""
+    return page.evaluate("""() => [...document.querySelectorAll('td.match-no .muted')]
+        .filter(e => e.getClientRects().length > e.innerText.trim().split(/\\s+/).length)
+        .map(e => e.innerText)""")
+
+
 def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
     """The overview, the standings and the big screen in English and Chinese on a phone and
     a projector: the teams still in while the final is in play, the champion after it. Each
@@ -48,6 +56,7 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
             page.set_viewport_size(viewport)
             page.screenshot(path=str(screenshot_dir / f"{shot}-home.png"), full_page=True)
             assert not overflow(page), (shot, overflow(page))
+            assert not labels_broken(page), (shot, labels_broken(page))
             leaders = page.locator("section.knockout-state").inner_text()
             if live:
                 assert page.locator(".champion").count() == 0, shot
