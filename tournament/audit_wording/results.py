@@ -41,9 +41,15 @@ def _device_move(e: Entry) -> str:
 
 @words_for("device.create")
 def _device_create(e: Entry) -> str:
-    return gettext("%(actor)s made the devices of %(round)s's %(n)s tables (new passwords "
+    text = gettext("%(actor)s made the devices of %(round)s's %(n)s tables (new passwords "
                    "and API tokens)") % {
         "actor": e.who, "round": round_words(e["round_name"]), "n": e["tables"]}
+    if e.get("replaced"):
+        text += gettext("; the slips printed before stop working")
+    if e.get("new_accounts"):
+        text += gettext("; new accounts: %(accounts)s") % {
+            "accounts": ", ".join(e["new_accounts"])}
+    return text
 
 
 @words_for("device.bind_round")

@@ -46,6 +46,13 @@ def _tournament_update(e: Entry) -> str:
     return gettext("%(actor)s changed %(changes)s") % {"actor": e.who, "changes": changes}
 
 
+@words_for("tournament.slug_clash")
+def _tournament_slug_clash(e: Entry) -> str:
+    return gettext("The short name %(before)s became %(after)s: it differed from %(kept)s only "
+                   "by case, and short names are unique whatever their case") % {
+        "before": e["before"], "after": e["after"], "kept": e["kept"]}
+
+
 @words_for("tournament.open")
 def _tournament_open(e: Entry) -> str:
     return gettext("%(actor)s opened the public pages of %(name)s (status Running)") % {

@@ -20,7 +20,7 @@ from tournament.exchange.problems import COMMAND_LINE, Door, unique_index
 from tournament.exchange.schema import SCHEMA
 from tournament.exchange.validator import path_of, validate
 from tournament.models import Player, Tournament
-from tournament.models.tournament import validate_time_zone
+from tournament.models.tournament import slug_taken, validate_time_zone
 
 
 class ImportPlan(RoundChecks):
@@ -130,7 +130,7 @@ class ImportPlan(RoundChecks):
             validate(self.slug, SCHEMA["properties"]["tournament"]["properties"]["slug"],
                      [self.door.slug], slug_errors)
             self.errors.extend(slug_errors)
-        if Tournament.objects.filter(slug=self.slug).exists():
+        if slug_taken(self.slug):
             self.errors.append(self.slug_taken())
         for name in ("starts_on", "ends_on"):
             try:

@@ -41,6 +41,7 @@ from tournament.exchange.write import TournamentWriter
 from tournament.models import StaffRole, Tournament
 from tournament.models.fields import keeping_given_times
 from tournament.models.staff import Role
+from tournament.models.tournament import slug_taken
 from tournament.permissions import forget_cached_roles
 from tournament.services.base import Actor, audit
 
@@ -92,7 +93,7 @@ def import_tournament(document: dict, *, slug: str | None = None,
     actor = actor or Actor(user=None, device="manage.py import_tournament")
     try:
         with transaction.atomic():
-            if Tournament.objects.filter(slug=plan.slug).exists():
+            if slug_taken(plan.slug):
                 raise ImportRefused([plan.slug_taken()])
             with keeping_given_times():
                 tournament = TournamentWriter(document, plan).write()

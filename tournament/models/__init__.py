@@ -1,6 +1,6 @@
 from tournament.models.audit import AuditEntry
 from tournament.models.deals import Deal, DealKey
-from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding
+from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding, TableDevice
 from tournament.models.imports import PendingImport
 from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table
@@ -32,6 +32,7 @@ __all__ = [
     "StageTeam",
     "Table",
     "TableBinding",
+    "TableDevice",
     "TableSignature",
     "Team",
     "TeamResult",

@@ -1,6 +1,6 @@
-"""The devices at the tables (issue 21): which table a scorer account scores in a round, the
-tokens table devices authenticate with on the API, and the receipts that make a command
-sent twice harmless."""
+"""The devices at the tables (issue 21): the accounts a tournament made for its tables, which
+table a scorer account scores in a round, the tokens table devices authenticate with on the
+API, and the receipts that make a command sent twice harmless."""
 
 import hashlib
 import secrets
@@ -9,6 +9,36 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+
+class TableDevice(models.Model):
+    """The account a tournament made for one of its table numbers (issue 48): the device
+    services act on the accounts recorded here for their tournament, never on an account
+    found by its name, so one tournament's director can never reach another's devices. An
+    account is the device of one table of one tournament at most (``user`` is unique)."""
+
+    tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE,
+                                   related_name="table_devices")
+    number = models.PositiveSmallIntegerField(_("table"))
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="table_device")
+    made_at = models.DateTimeField(auto_now_add=True)
+    # When its password and API token were last given out, and by which request: the same
+    # request again (a double click) answers the same slips, never a second set.
+    issued_at = models.DateTimeField(null=True, blank=True)
+    issue_token = models.UUIDField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="table_device_one_per_table"),
+            models.CheckConstraint(condition=Q(number__gte=1),
+                                   name="table_device_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} (table {self.number} of {self.tournament})"
 
 
 class TableBinding(models.Model):

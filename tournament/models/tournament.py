@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -71,6 +72,20 @@ def parse_tiebreak_order(value: str) -> tuple[str, ...]:
 
 # Addresses of the staff area that a tournament's short name would hide (/manage/SLUG/).
 RESERVED_SLUGS = frozenset({"new", "import", "backups"})
+
+
+def slug_taken(slug: str, *, but: int | None = None) -> bool:
+    """Whether another tournament has this short name, whatever its case: ``WC-A`` and
+    ``wc-a`` are one name to the people who type them, and the names of the table devices
+    follow from it (issue 48). The one check of every door (the settings page, the
+    tournament file, a restore); the constraint ``tournament_slug_unique_any_case`` backs
+    it."""
+    return Tournament.objects.filter(slug__iexact=slug).exclude(pk=but).exists()
+
+
+def slug_taken_message(slug: str) -> str:
+    return str(_("The short name %(slug)s is already taken (whatever its case: WC-A and wc-a "
+                 "are the same short name).") % {"slug": slug})
 
 
 class Tournament(models.Model):
@@ -236,6 +251,10 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
+            models.UniqueConstraint(
+                Lower("slug"), name="tournament_slug_unique_any_case",
+                violation_error_message=_("This short name is already taken."),
+            ),
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")), name="tournament_dates_in_order"
             ),
@@ -291,6 +310,8 @@ class Tournament(models.Model):
             raise ValidationError({"slug": _(
                 "%(slug)s is the address of a page of the staff area; choose another short "
                 "name.") % {"slug": self.slug}})
+        if self.slug and slug_taken(self.slug, but=self.pk):
+            raise ValidationError({"slug": slug_taken_message(self.slug)})
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("The last day cannot be before the first day.")})
         try:

@@ -25,6 +25,7 @@ from tournament.exchange.problems import Door, ImportRefused
 from tournament.exchange.read import read_document
 from tournament.exchange.summary import FileSummary, summarize
 from tournament.models import PendingImport, Tournament
+from tournament.models.tournament import slug_taken
 from tournament.permissions import Perm, can_create_tournament, require
 from tournament.services.base import Actor, ServiceError, audit
 
@@ -188,7 +189,7 @@ def free_slug(slug: str) -> str:
     """A short name no tournament has, from ``slug`` (a restore's suggestion)."""
     base = f"{slug[:40]}-restored"
     candidate, number = base, 1
-    while Tournament.objects.filter(slug=candidate).exists():
+    while slug_taken(candidate):
         number += 1
         candidate = f"{base}-{number}"
     return candidate

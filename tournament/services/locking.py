@@ -1,9 +1,9 @@
 """Row locks, taken one way by every service that changes results (docs/invariants.md).
 
 ``lock`` is the only door: it refuses to run outside a transaction (a lock taken there
-would end with its statement), it takes its rows in one fixed order, rounds, then matches,
-then tables, then players, each kind by ascending primary key, and it gives up after
-``LOCK_TIMEOUT_MS`` with a message instead of waiting forever. Two services that lock
+would end with its statement), it takes its rows in one fixed order, tournaments, then
+rounds, then matches, then tables, then players, each kind by ascending primary key, and it
+gives up after ``LOCK_TIMEOUT_MS`` with a message instead of waiting forever. Two services that lock
 the same rows therefore always queue in the same order and can never deadlock on them.
 
 Call it once, at the start of the service's transaction, with everything the service
@@ -18,7 +18,9 @@ service locks:
   before it (and its points are in the totals) or finds the match signed off;
 - extra hands for a tied knockout match: the round (their deals may be shared by every
   match of the round) and the match;
-- closing a round: the round and all its matches.
+- closing a round: the round and all its matches;
+- making the table devices: the tournament (its device accounts are the tournament's, not
+  the round's) and the round.
 
 On SQLite every write transaction already holds the database's single write lock from its
 start (``transaction_mode = IMMEDIATE``), so the row locks are PostgreSQL's business; the
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 from django.db import OperationalError, models, transaction
 from django.utils.translation import gettext
 
-from tournament.models import Match, Player, Round, Table
+from tournament.models import Match, Player, Round, Table, Tournament
 from tournament.prepared import prepared_rows
 from tournament.services.base import ServiceError
 
@@ -44,6 +46,7 @@ LOCK_TIMEOUT_MS = 10_000
 # locked by the same call gets that locked row, freshly read, instead of joining it again:
 # building the joined query is most of the cost of a lock (docs/benchmarks.md, the demo).
 _ORDER: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
+    ("tournaments", Tournament, ()),
     ("rounds", Round, ("stage__tournament",)),
     ("matches", Match, ("round__stage__tournament", "home", "away")),
     ("tables", Table, ("match__round__stage__tournament", "match__home", "match__away")),
@@ -57,6 +60,7 @@ _PARENT = {"matches": ("round", "rounds"), "tables": ("match", "matches")}
 class Locked:
     """The locked rows, freshly read, by primary key."""
 
+    tournaments: dict[int, Tournament] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     matches: dict[int, Match] = field(default_factory=dict)
     tables: dict[int, Table] = field(default_factory=dict)
@@ -74,15 +78,17 @@ def _pk(item) -> int:
     return item if isinstance(item, int) else item.pk
 
 
-def lock(*, rounds: Iterable[Round | int] = (), matches: Iterable[Match | int] = (),
-         tables: Iterable[Table | int] = (), players: Iterable[Player | int] = ()) -> Locked:
+def lock(*, tournaments: Iterable[Tournament | int] = (), rounds: Iterable[Round | int] = (),
+         matches: Iterable[Match | int] = (), tables: Iterable[Table | int] = (),
+         players: Iterable[Player | int] = ()) -> Locked:
     """Lock these rows (models or primary keys) with SELECT … FOR UPDATE, in the one order,
     for the rest of the caller's transaction; returns them freshly read."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         raise RuntimeError("row locks are taken inside the service's transaction "
                            "(transaction.atomic()), never outside one")
-    wanted = {"rounds": rounds, "matches": matches, "tables": tables, "players": players}
+    wanted = {"tournaments": tournaments, "rounds": rounds, "matches": matches,
+              "tables": tables, "players": players}
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             # For the rest of this transaction: a lock not granted by then is refused.

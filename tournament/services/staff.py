@@ -1,4 +1,8 @@
-"""Giving and taking staff roles in a tournament."""
+"""Giving and taking staff roles in a tournament.
+
+Giving an existing account a role grants no power over the account itself
+(``services.accounts``): nothing here changes its password, its activity or its lock.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournament.models import Role, StaffRole, Tournament
 from tournament.permissions import Perm, forget_cached_roles, require
+from tournament.services.accounts import role_refusal
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.text import clean_text
 
@@ -72,6 +77,9 @@ def assign_role(
             user = User.objects.create_user(username=username, password=password)
         if user == actor.user and role != Role.DIRECTOR and not user.is_superuser:
             raise ServiceError(gettext("you cannot take your own director role away"))
+        refusal = role_refusal(tournament, user, role)
+        if refusal is not None:
+            raise ServiceError(refusal, field_errors={"username": [refusal]})
         staff, _created = StaffRole.objects.update_or_create(
             tournament=tournament, user=user,
             defaults={"role": role, "is_chief_referee": is_chief_referee},

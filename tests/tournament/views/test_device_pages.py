@@ -46,8 +46,14 @@ def test_a_director_makes_the_devices_of_a_round_and_prints_their_slips(
     token = re.search(r"API token (\S+)", text).group(1)
     assert DeviceToken.objects.filter(digest=DeviceToken.digest_of(token)).exists()
     assert token not in AuditEntry.objects.get(action="device.create").summary
-    # Made again: new passwords, the old slip no longer works.
-    client.post(url("round_devices", tournament.slug, in_play.pk))
+    # Made again: the page asks first, since the old slips stop working.
+    page = client.get(url("round_detail", tournament.slug, in_play.pk)).content.decode()
+    assert "the 4 slips printed before for this round's tables stop working" in page
+    refused = client.post(url("round_devices", tournament.slug, in_play.pk), follow=True)
+    assert "Tables 1, 2, 3, 4 have devices already" in refused.content.decode()
+    assert Client().login(username=f"{tournament.slug}-table-1", password=password)
+    again = client.post(url("round_devices", tournament.slug, in_play.pk), {"replace": "on"})
+    assert again["Content-Type"] == "application/pdf"
     assert not Client().login(username=f"{tournament.slug}-table-1", password=password)
     page = client.get(url("round_detail", tournament.slug, in_play.pk)).content.decode()
     assert f"Table 1: {tournament.slug}-table-1" in page

@@ -29,13 +29,18 @@ def _round(tournament, pk) -> Round:
 @require_POST
 def round_devices(request, tournament, pk):
     """New device accounts (or new passwords and tokens for them) for every table of the
-    round, bound to their tables; the answer is their slips (shown once: print them)."""
+    round, bound to their tables; the answer is their slips (shown once: print them). When
+    the tables have devices already, the form's box says the earlier slips stop working;
+    the same form sent twice (a double click) answers the same slips."""
     round_ = _round(tournament, pk)
     try:
-        slips = create_table_devices(Actor.from_request(request), round_)
+        slips = create_table_devices(Actor.from_request(request), round_,
+                                     request_token=request.POST.get("request_token"),
+                                     replace=request.POST.get("replace") == "on")
     except ServiceError as error:
         messages.error(request, error.message)
-        return redirect("director:round_detail", tournament.slug, round_.pk)
+        return redirect(reverse("director:round_detail", args=[tournament.slug, round_.pk])
+                        + "#table-devices")
     pdf = DeviceSlips(slips, login_url=request.build_absolute_uri(reverse("login")),
                       round_name=f"{round_.stage.name} · {round_.label}",
                       title=tournament.name, paper_name=paper_asked(request)).render()

@@ -17,6 +17,7 @@ from tournament.exchange.problems import ImportRefused
 from tournament.exchange.read import max_bytes, too_large
 from tournament.forms import ImportChoicesForm, TournamentFileForm
 from tournament.models import PendingImport, Role, Round, Stage, Tournament
+from tournament.models.tournament import slug_taken
 from tournament.permissions import Perm, can_create_tournament
 from tournament.selectors.tournaments import taken_slugs
 from tournament.services import Actor, ServiceError
@@ -76,7 +77,7 @@ def import_preview(request, pk):
         # A backup of this site: its people are this site's accounts, and its tournament
         # may still be here under its short name.
         initial = {f"account_{index}": name for index, name in enumerate(people)}
-        if slug_in_file and Tournament.objects.filter(slug=slug_in_file).exists():
+        if slug_in_file and slug_taken(slug_in_file):
             initial["slug"] = service.free_slug(slug_in_file)
     data = request.POST or None
     if data is not None and "same_names" in data:

@@ -14,7 +14,7 @@ from tournament.pdf.base import paper_asked
 from tournament.pdf.draw import DrawByTable, DrawByTeam, TableCards
 from tournament.permissions import Perm
 from tournament.selectors.box_summaries import unbalanced_boxes
-from tournament.selectors.devices import round_bindings
+from tournament.selectors.devices import issued_devices, round_bindings
 from tournament.selectors.draw import round_plan
 from tournament.selectors.penalties import left_out
 from tournament.selectors.results import round_progress
@@ -72,6 +72,9 @@ def _render_round(request, tournament, round_, **extra):
         # The draw is public, but nobody outside the staff sees it yet.
         "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
         "bindings": round_bindings(round_) if round_.status != Round.Status.DRAFT else [],
+        # Making the devices again asks first: the slips printed before stop working.
+        "issued_devices": issued_devices(round_) if round_.status in (
+            Round.Status.PUBLISHED, Round.Status.IN_PLAY) else [],
         # "Start play" asks first when the boxes cannot come from this application.
         "has_deals": round_.status != Round.Status.PUBLISHED or has_deals(round_),
     }
