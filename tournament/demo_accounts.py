@@ -24,10 +24,13 @@ def is_demo(tournament: Tournament) -> bool:
 def retire_accounts() -> list[str]:
     """Deleting the demo: its referee and scorer accounts (passwords anyone could work out
     from a seed) made inactive, without a usable password; their sessions end with it.
-    Returns the names retired."""
+    Called once the demo's rows are gone: an account with a role left (in another
+    tournament) or an administrator's is not the demo's to retire (issue 48) and stays as
+    it is. Returns the names retired."""
     retired = []
-    for user in get_user_model().objects.filter(username__in=[DIRECTOR, REFEREE, SCORER],
-                                                is_active=True):
+    for user in get_user_model().objects.filter(
+            username__in=[DIRECTOR, REFEREE, SCORER], is_active=True, is_superuser=False,
+            is_staff=False, staff_roles__isnull=True):
         user.set_unusable_password()
         user.is_active = False
         user.save(update_fields=["password", "is_active"])

@@ -70,6 +70,9 @@ def _tournament_delete(e: Entry) -> str:
     if e.get("retired"):
         text += gettext("; demo accounts made inactive: %(accounts)s") % {
             "accounts": listed(e["retired"])}
+    if e.get("retired_devices"):
+        text += gettext("; table device accounts made inactive: %(accounts)s") % {
+            "accounts": listed(e["retired_devices"])}
     return text
 
 

@@ -19,7 +19,7 @@ from tournament.exchange.export import TOURNAMENT_FIELDS, map_schedule
 from tournament.exchange.problems import COMMAND_LINE, Door, unique_index
 from tournament.exchange.schema import SCHEMA
 from tournament.exchange.validator import path_of, validate
-from tournament.models import Player, Tournament
+from tournament.models import Player, TableDevice, Tournament
 from tournament.models.tournament import slug_taken, validate_time_zone
 
 
@@ -101,6 +101,13 @@ class ImportPlan(RoundChecks):
                            f"{name} is a user name of this database ({user.username}); a "
                            f"file never takes over an account by its name: "
                            f"{self.door.account_hint.format(name=name)}")
+                continue
+            if user is not None and TableDevice.objects.filter(user=user).exists():
+                # A device belongs to its tournament (issue 48): never another's staff.
+                self.error(["people", index, "username"],
+                           f"{name} would be the account {user.username}, a table device of "
+                           f"another tournament; a device account scores for its own "
+                           f"tournament only: {self.door.account_hint.format(name=name)}")
                 continue
             if user is not None:
                 if user.pk in taken:

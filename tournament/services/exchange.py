@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
@@ -24,7 +25,7 @@ from tournament.exchange.import_ import import_tournament, review_import
 from tournament.exchange.problems import Door, ImportRefused
 from tournament.exchange.read import read_document
 from tournament.exchange.summary import FileSummary, summarize
-from tournament.models import PendingImport, Tournament
+from tournament.models import PendingImport, TableDevice, Tournament
 from tournament.models.tournament import slug_taken
 from tournament.permissions import Perm, can_create_tournament, require
 from tournament.services.base import Actor, ServiceError, audit
@@ -183,6 +184,28 @@ def _require_superuser(actor: Actor) -> None:
     user = actor.user
     if not (user.is_authenticated and user.is_active and user.is_superuser):
         raise PermissionDenied(_("Only an administrator of the site may see the backups."))
+
+
+def restored_accounts(people: list[str]) -> dict[str, str]:
+    """The account each person of a backup becomes, as a restore suggests it: the account
+    of the same name (a backup of this site), but for a table device, which belongs to its
+    tournament (issue 48): a new account, under a name no account has."""
+    User = get_user_model()
+    devices = {name.lower() for name in TableDevice.objects.filter(
+        user__username__in=people).values_list("user__username", flat=True)}
+    suggested = {}
+    for name in people:
+        if name.lower() not in devices:
+            suggested[name] = name
+            continue
+        base = f"{name[:130]}-restored"
+        candidate, number = base, 1
+        while (User.objects.filter(username__iexact=candidate).exists()
+               or candidate in suggested.values()):
+            number += 1
+            candidate = f"{base}-{number}"
+        suggested[name] = candidate
+    return suggested
 
 
 def free_slug(slug: str) -> str:

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournament.demo_accounts import is_demo, retire_accounts
-from tournament.models import Role, Round, StaffRole, Tournament
+from tournament.models import DeviceToken, Role, Round, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import make_key
@@ -130,13 +130,33 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
         counts = {"teams": locked.teams.count(), "rounds": Round.objects.filter(
             stage__tournament=locked).count()}
         staff = list(locked.staff.select_related("user"))
+        devices = [device.user for device in locked.table_devices.select_related("user")]
         name, slug = locked.name, locked.slug
         _delete_everything(locked)
         retired = retire_accounts() if demo else []
+        retired_devices = retire_devices(devices)
         for role in staff:
             forget_cached_roles(role.user)
         audit(actor, None, "tournament.delete", name=name, slug=slug, demo=demo,
-              played=played, retired=retired, **counts)
+              played=played, retired=retired, retired_devices=retired_devices, **counts)
+
+
+def retire_devices(users) -> list[str]:
+    """The table devices of a deleted tournament: their accounts were made for it alone,
+    so they log in no more (inactive, no usable password, no API token), unless one has
+    come to be another's (a role elsewhere, an administrator): that one is left as it is.
+    Returns the names retired."""
+    retired = []
+    for user in users:
+        if (user.is_superuser or user.is_staff or not user.is_active
+                or StaffRole.objects.filter(user=user).exists()):
+            continue
+        user.set_unusable_password()
+        user.is_active = False
+        user.save(update_fields=["password", "is_active"])
+        DeviceToken.objects.filter(user=user).delete()
+        retired.append(user.get_username())
+    return retired
 
 
 def _delete_everything(tournament: Tournament) -> None:

@@ -72,25 +72,28 @@ def import_preview(request, pk):
         messages.error(request, error.message)
         return redirect("director:import_upload")
     slug_in_file, people = service.file_people(pending)
-    initial = {}
+    initial, accounts = {}, {}
+    data = request.POST or None
+    if pending.source == PendingImport.Source.BACKUP or (data and "same_names" in data):
+        # Each person the account of the same name (a table device excepted: it stays its
+        # tournament's own and becomes a new account).
+        accounts = service.restored_accounts(people)
     if pending.source == PendingImport.Source.BACKUP:
         # A backup of this site: its people are this site's accounts, and its tournament
         # may still be here under its short name.
-        initial = {f"account_{index}": name for index, name in enumerate(people)}
+        initial = {f"account_{index}": accounts[name] for index, name in enumerate(people)}
         if slug_in_file and slug_taken(slug_in_file):
             initial["slug"] = service.free_slug(slug_in_file)
-    data = request.POST or None
     if data is not None and "same_names" in data:
         # One click for a file of this site (a copy, a backup): every person becomes the
         # account of the same name; the preview still shows what each one becomes.
         data = data.copy()
         for index, name in enumerate(people):
-            data[f"account_{index}"] = name
+            data[f"account_{index}"] = accounts[name]
     form = ImportChoicesForm(data, people=people, initial=initial)
     if request.method != "POST":
         return _preview_page(request, pending, form, service.preview(
-            pending, slug=initial.get("slug"), map_users={name: name for name in people}
-            if initial else {}))
+            pending, slug=initial.get("slug"), map_users=accounts if initial else {}))
     if not form.is_valid():
         return _preview_page(request, pending, form, None)
     slug, mapping = form.choices()
