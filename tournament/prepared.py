@@ -212,6 +212,20 @@ def prepared_rows(shape: Hashable, make: Callable[..., models.QuerySet],
     return prepared.rows(connection, arguments)
 
 
+def kept_sql_rows(key: Hashable, build: Callable[..., str],
+                  params: Sequence) -> list[tuple]:
+    """The rows of a statement written by hand, for a look-up no QuerySet says in one
+    statement (a UNION of columns and constants): ``build(connection)`` gives its SQL,
+    with ``%s`` for each parameter, once per connection; it runs through the same cursor
+    as the kept queries (prepared by PostgreSQL's server once it has run a few times). The
+    caller turns each value into its parameter as Django would (``get_db_prep_value``)."""
+    connection = transaction.get_connection()
+    sql = _kept_statement(("sql", key), lambda: build(connection))
+    with _cursor(connection) as cursor:
+        cursor.execute(sql, list(params))
+        return [tuple(row) for row in cursor.fetchall()]
+
+
 # Writes ----------------------------------------------------------------------------------
 # More rows than this in one write go through Django's bulk_create (an import's thousands):
 # one kept statement for each count would be no saving.

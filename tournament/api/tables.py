@@ -5,9 +5,11 @@ Each endpoint is an adapter of a few lines over ``services.commands``, with the 
 permissions and the same table binding as the pages (``services.devices``): a scorer
 account works at its one table of the round. Devices authenticate with their token
 (``Authorization: Bearer …``, made with the device's account on the staff page and printed
-on its slip); every command is idempotent by its request token; a refusal is JSON naming
-the field it concerns. Numbers are JSON numbers: a string, even "3", is refused, as are
-"٣", "1_0" and "+5" (the pages refuse them too).
+on its slip); every command is idempotent by its request token, which is one command's
+(its kind, account and target: reused for another, a 409); a refusal is JSON naming the
+field it concerns. Numbers are JSON numbers: a string, even "3", is refused, as are "٣",
+"1_0" and "+5" (the pages refuse them too). A table or match of a draft round is a 404,
+as one that does not exist.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pydantic import Field, StrictInt
 
 from tournament.api.base import Id
 from tournament.api.schemas import ValidationErrors
-from tournament.models import DeviceToken, HandResult, Match, Table
+from tournament.models import DeviceToken, HandResult, Match, Round, Table
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.results import match_as_saved, table_revisions, table_sheet
 from tournament.selectors.visibility import result_view
@@ -184,12 +186,18 @@ def _actor(request) -> Actor:
 
 
 def _table(request, table_id: int) -> Table:
+    """The table, as one that does not exist when it is another tournament's or its round
+    is a draft (never read, never bound, nothing named: the API has no staff preview)."""
     table = (Table.objects.select_related("match__round__stage__tournament", "match__home",
                                           "match__away").filter(pk=table_id).first())
-    if table is None or not has_perm(request.user, table.match.round.stage.tournament,
-                                     Perm.ENTER_RESULTS):
+    if table is None or not _may_see(request, table.match.round):
         raise Http404("no such table")
     return table
+
+
+def _may_see(request, round_: Round) -> bool:
+    return round_.status != Round.Status.DRAFT and has_perm(
+        request.user, round_.stage.tournament, Perm.ENTER_RESULTS)
 
 
 def _result_out(result: HandResult, approved: set[int]) -> dict:
@@ -291,8 +299,7 @@ def sign_table(request, table_id: Id, body: SignIn):
 def sign_off(request, match_id: Id, body: SignOffIn):
     """The referee signs the match off as it was shown (its ``revision``)."""
     match = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
-    if match is None or not has_perm(request.user, match.round.stage.tournament,
-                                     Perm.ENTER_RESULTS):
+    if match is None or not _may_see(request, match.round):
         return Status(404, {"detail": "no such match", "field": None, "errors": {}})
     answer = _run(lambda: commands.sign_off(_actor(request), match.pk,
                                             revision=body.revision,

@@ -19,6 +19,7 @@ from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
 from tournament.services.pins import check_pin, counts_wrong_pins
+from tournament.services.request_tokens import TokenReused
 
 
 def approve_hand(actor: Actor, result: HandResult, seat: int, *,
@@ -48,9 +49,13 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
                               [table.pk, hand, seat])
         result = found[0] if found else None
         if result is None or result.version != version:
-            earlier = (Approval.objects.filter(request_token=request_token).first()
+            earlier = (Approval.objects.filter(request_token=request_token)
+                       .select_related("result").first()
                        if request_token is not None else None)
             if earlier is not None:  # this very approval, sent again after a change
+                if (earlier.result.table_id, earlier.result.hand, earlier.seat,
+                        earlier.recorded_by_id) != (table.pk, hand, seat, actor.user.pk):
+                    raise TokenReused()  # the token of another command
                 return earlier
             if result is None:
                 raise Stale(gettext("hand %(hand)s has no result to approve; reload the page")

@@ -26,6 +26,7 @@ from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.locking import checkpoint, lock
+from tournament.services.request_tokens import TokenReused
 from tournament.services.signoff import correction_reason, reopen
 from tournament.services.team_results import write_match_results
 
@@ -97,10 +98,10 @@ def record_hand_result(
         earlier = next((r for r in found if r.request_token == token), None)
         current = next((r for r in found if r.is_current and r.table_id == table.pk
                         and r.hand == hand), None)
-        if earlier is not None:
-            if earlier.table_id != table.pk or earlier.hand != hand:
-                raise ServiceError(
-                    gettext("this form was already used for another hand; reload it"))
+        if earlier is not None:  # this very form again, or its token on another command
+            if (earlier.table_id, earlier.hand, earlier.entered_by_id) != (
+                    table.pk, hand, actor.user.pk):
+                raise TokenReused()
             return earlier
         correcting = is_correction(match)
         _check_not_forfeited(match)

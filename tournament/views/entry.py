@@ -47,6 +47,7 @@ from tournament.services.extra_hands import add_extra_hands
 from tournament.services.hands import score_entry
 from tournament.services.locking import shown_revision
 from tournament.services.pins import lift_pin_lock
+from tournament.services.request_tokens import TokenReused
 from tournament.services.rounds import open_matches
 from tournament.services.text import parse_whole_number
 from tournament.views.access import staff_view
@@ -154,6 +155,14 @@ def hand_save(request, tournament, pk, hand):
         except StaleResult as error:
             form.add_error(None, error.message)
             stale = error
+        except TokenReused as error:
+            # Another command's token (a form the browser kept, say): what was typed stays,
+            # with a new token, so that saving it again is a command of its own.
+            data = request.POST.copy()
+            data[f"h{hand}-request_token"] = new_request_token()
+            form = HandResultForm(data, prefix=f"h{hand}")
+            form.is_valid()
+            form.add_service_error(error)
         except ServiceError as error:
             form.add_service_error(error)
     if request.htmx:
