@@ -4,21 +4,47 @@ pagination, and the references the answers are made of."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Annotated, Any
 
 from django.db.models import QuerySet
 from django.http import Http404
 from ninja import Path, Schema
-from pydantic import Field
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from scoring.seating import Side
 from tournament.models import HandResult, Player, Round, Stage, Team, Tournament
 from tournament.selectors.public import MatchLine
 
 MAX_ID = 2_147_483_647
+_DIGITS = re.compile(r"0|[1-9][0-9]*")
+
+
+def plain_number(largest: int) -> BeforeValidator:
+    """A number of the address as strict as a number of a body: plain ASCII digits, no
+    sign, leading zero, space, underscore or fraction (``+1``, ``01``, ``1_0``, `` 1``,
+    ``1.0`` are refused, which pydantic's lax integers take), and no more digits than
+    ``largest`` has (refused before Python reads them); the range is the field's."""
+
+    def check(value):
+        if isinstance(value, str):
+            if not _DIGITS.fullmatch(value):
+                raise PydanticCustomError(
+                    "int_plain_digits", "Input should be a whole number in plain digits 0-9, "
+                    "without a sign, a leading zero, spaces, underscores or a fraction")
+            if len(value) > len(str(largest)):
+                raise PydanticCustomError("less_than_equal",
+                                          "Input should be less than or equal to {le}",
+                                          {"le": largest})
+        return value
+
+    return BeforeValidator(check)
+
+
 Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]+$", max_length=50)]
-Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+Id = Annotated[int, plain_number(MAX_ID), Path(ge=1, le=MAX_ID)]
 
 # The switch of each part of a tournament's public data (``Tournament.public_*``).
 STANDINGS, RESULTS, PLAYERS, PENALTIES = ("public_standings", "public_results",

@@ -8,8 +8,9 @@ account works at its one table of the round. Devices authenticate with their tok
 on its slip); every command is idempotent by its request token, which is one command's
 (its kind, account and target: reused for another, a 409); a refusal is JSON naming the
 field it concerns. Numbers are JSON numbers: a string, even "3", is refused, as are "٣",
-"1_0" and "+5" (the pages refuse them too). A table or match of a draft round is a 404,
-as one that does not exist.
+"1_0" and "+5" (the pages refuse them too); the numbers of the address are plain digits
+("01", "+1", "1_0" are a 422). A table or match of a draft round is a 404, as one that
+does not exist.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ninja.decorators import decorate_view
 from ninja.security import HttpBearer
 from pydantic import Field, StrictInt
 
-from tournament.api.base import Id
+from tournament.api.base import Id, plain_number
 from tournament.api.schemas import ValidationErrors
 from tournament.models import DeviceToken, HandResult, Match, Round, Table
 from tournament.permissions import Perm, has_perm
@@ -60,7 +61,7 @@ router = Router(tags=["table devices"], auth=DeviceAuth())
 Seat = Annotated[StrictInt, Field(ge=1, le=2)]
 Count = Annotated[StrictInt, Field(ge=0, le=98)]
 Number = Annotated[StrictInt, Field(ge=0, le=2_147_483_647)]
-HandNumber = Annotated[int, Field(ge=1, le=32_767)]
+HandNumber = Annotated[int, plain_number(32_767), Field(ge=1, le=32_767)]
 
 
 class Refusal(Schema):

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.shorthand import parse
+from tournament.converters import LARGEST_ID
 from tournament.models import Match, Round, Table
 from tournament.permissions import Perm
 from tournament.selectors.desk import box_rows, match_rows, shorthand_of
@@ -56,6 +57,8 @@ def desk_round(request, tournament, pk):
     hand = parse_whole_number(request.GET.get("hand"))
     if hand is not None:
         deal_set = parse_whole_number(request.GET.get("set")) or 1
+        if not (1 <= hand <= LARGEST_ID and deal_set <= LARGEST_ID):
+            raise Http404("no table plays that box")  # no address has that number
         return redirect("director:desk_box", tournament.slug, round_.pk, deal_set, hand)
     return render(request, "director/desk_round.html", {
         "tournament": tournament, "round": round_, "progress": round_progress(round_),
