@@ -19,12 +19,12 @@ import datetime as dt
 import functools
 from zoneinfo import ZoneInfo
 
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament.hashers import PinHasher
+from tournament.hashers import PinHasher, pin_checker
 from tournament.models import Player, Table, Tournament
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
@@ -53,9 +53,12 @@ def hash_pin(pin: str) -> str:
 
 
 def pin_matches(player: Player, pin: str | None) -> bool:
-    """Whether ``pin`` is the player's; PINs hashed before the PIN hasher existed verify
-    with the hasher that made them."""
-    return bool(player.pin_hash) and check_password(pin or "", player.pin_hash)
+    """Whether ``pin`` is the player's: checked only against a hash of the PIN hasher at its
+    iterations, or of Django's ``pbkdf2_sha256`` at no more than Django's (a PIN hashed
+    before the PIN hasher existed); any other hash, whatever it names, never matches and
+    costs nothing (tournament/hashers.py ``pin_checker``)."""
+    checker = pin_checker(player.pin_hash)
+    return checker is not None and checker.verify(pin or "", player.pin_hash)
 
 
 # The lock ---------------------------------------------------------------------------------
