@@ -2,11 +2,16 @@
 and the plan the writer follows (``ImportPlan``): the account each person of the file
 becomes, the short name, the people, the tournament's settings, the teams, deal keys and
 stages. The rounds, their play, the penalties and the audit are checked by
-``check_rounds.RoundChecks``, which the plan inherits."""
+``check_rounds.RoundChecks``, which the plan inherits.
+
+What the import changes of a file without refusing it is a note (``notes``), said in the
+preview and by the command: a PIN hash that is not this software's own (``PinHasher`` at its
+iterations, in its form: tournament/hashers.py) is dropped, and its player has no PIN."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -16,9 +21,10 @@ from scoring import deals as dealing
 from tournament.exchange.check_rounds import RoundChecks
 from tournament.exchange.common import parse_utc
 from tournament.exchange.export import TOURNAMENT_FIELDS, map_schedule
-from tournament.exchange.problems import COMMAND_LINE, Door, unique_index
+from tournament.exchange.problems import COMMAND_LINE, MAX_MESSAGES, Door, unique_index
 from tournament.exchange.schema import SCHEMA
 from tournament.exchange.validator import path_of, validate
+from tournament.hashers import PinHasher, is_own_pin_hash
 from tournament.models import Player, TableDevice, Tournament
 from tournament.models.tournament import slug_taken, validate_time_zone
 
@@ -27,7 +33,9 @@ class ImportPlan(RoundChecks):
     """Everything the schema cannot say, checked before a row is written (``check``);
     ``errors`` lists every problem found, and a plan without one is what the writer
     follows: ``slug``, ``accounts`` (file name → (account id or None for a new
-    account, account name)) and ``hand_count``."""
+    account, account name)), ``hand_count`` and ``dropped_pins`` (the (team code, player
+    number) whose PIN hash is not written); ``notes`` says what the import changes of the
+    file without refusing it."""
 
     def __init__(self, document: dict, slug: str | None, map_users: dict[str, str],
                  door: Door = COMMAND_LINE):
@@ -36,6 +44,8 @@ class ImportPlan(RoundChecks):
         self.map_users = map_users
         self.accounts: dict[str, tuple[int | None, str]] = {}  # file name → (id, name)
         self.errors: list[str] = []
+        self.notes: list[str] = []
+        self.dropped_pins: set[tuple[str, int]] = set()
         self.slug = slug or document["tournament"]["slug"]
         self.from_option = slug is not None
         self.hand_count = 0
@@ -197,8 +207,37 @@ class ImportPlan(RoundChecks):
                 if player["reserve"] != (player["number"] == Player.RESERVE_NUMBER):
                     self.error([*path, "reserve"], "players 1 and 2 are regulars, 3 the reserve")
                 self.times(player, path)
+                self.pin_hash(team["code"], player, path)
             if not {1, 2} <= numbers:
                 self.error(["teams", index, "players"], "a team needs players 1 and 2")
+        if len(self.dropped_pins) > MAX_MESSAGES:
+            self.notes.append(f"… and {len(self.dropped_pins) - MAX_MESSAGES} more players "
+                              f"whose PIN hash is dropped")
+
+    def pin_hash(self, code: str, player: dict, path: list) -> None:
+        """A PIN hash is kept only when it is this software's own: any other would make
+        each PIN check cost what the hash names (issue 48). It is dropped, with a note."""
+        value = player["pin_hash"]
+        if not value or is_own_pin_hash(value):  # left out (null), no PIN (""), or ours
+            return
+        self.dropped_pins.add((code, player["number"]))
+        if len(self.dropped_pins) > MAX_MESSAGES:
+            return
+        named = re.match(r"([a-z0-9_]{1,40})\$(?:([0-9]{1,12})\$)?", value)
+        if named is None:
+            this = "this one is not in that form"
+        elif named[2] is None:
+            this = f"this one is {named[1]}"
+        elif (named[1], int(named[2])) == (PinHasher.algorithm, PinHasher.iterations):
+            this = "this one has another salt or hash than it writes"
+        else:
+            this = f"this one is {named[1]} with {int(named[2]):,} iterations"
+        self.notes.append(
+            f"{path_of([*path, 'pin_hash'])}: dropped: {code} player {player['number']} "
+            f"({player['name']}) has no PIN after the import, and the director sets a new "
+            f"one on the team's Players' PINs page (a PIN hash is kept only when it is this "
+            f"software's own, {PinHasher.algorithm} with {PinHasher.iterations:,} "
+            f"iterations; {this})")
 
     def keys(self) -> None:
         keys = self.d["deal_keys"]

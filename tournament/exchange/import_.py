@@ -17,8 +17,13 @@ database already has (whatever its case) is refused until it is mapped.
 
 Every text is checked with the rules of the pages (``services.text``): no NUL, no control
 character, and in what people type (names, reasons) no line break or invisible character,
-within the services' lengths. The file is at most ``IMPORT_MAX_BYTES`` (100 MB) and nests
-at most ``IMPORT_MAX_DEPTH`` (64) levels.
+within the services' lengths. The file is at most ``IMPORT_MAX_BYTES`` (100 MB), nests
+at most ``IMPORT_MAX_DEPTH`` (64) levels, and holds no number longer than
+``read.MAX_NUMBER_LENGTH`` (20) characters, nor NaN or Infinity.
+
+A secret of the file is taken only in this software's own form: a player's PIN hash that is
+not ``PinHasher``'s at its iterations is dropped (that player has no PIN), and the import
+says so in its notes (``ImportPlan.notes``: the preview shows them, the command prints them).
 
 This module is the entry point that ties the steps together; each step has its module:
 ``read.read_document`` (the bytes to a document), ``validator.validate`` against
@@ -81,10 +86,12 @@ def check_import(document: dict, *, slug: str | None = None,
 def import_tournament(document: dict, *, slug: str | None = None,
                       actor: Actor | None = None,
                       map_users: dict[str, str] | None = None,
-                      door: Door = COMMAND_LINE) -> Tournament:
+                      door: Door = COMMAND_LINE,
+                      notes: list[str] | None = None) -> Tournament:
     """Check the whole document, then write it in one transaction (ImportRefused, with
     every problem, when anything is wrong; nothing is written then). ``map_users`` maps a
     user name of the file to an account of this database (or to the name of a new one).
+    ``notes``, when given, receives what the import changed of the file (the plan's notes).
 
     The importing account (``actor.user``, when there is one and it is not a superuser,
     who directs every tournament anyway) becomes the tournament's director: whoever
@@ -108,6 +115,8 @@ def import_tournament(document: dict, *, slug: str | None = None,
                              f"{error}"]) from None
     if made_director:
         forget_cached_roles(actor.user)
+    if notes is not None:
+        notes.extend(plan.notes)
     return tournament
 
 

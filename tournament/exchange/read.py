@@ -1,15 +1,26 @@
 """A tournament file's bytes read as a JSON document: at most ``IMPORT_MAX_BYTES``, UTF-8,
-JSON nested at most ``IMPORT_MAX_DEPTH`` levels, and a tournament file of the version this
-software reads; ImportRefused says why not. Nothing else is checked here."""
+JSON nested at most ``IMPORT_MAX_DEPTH`` levels, every number at most
+``MAX_NUMBER_LENGTH`` characters long and finite (no NaN or Infinity), and a tournament file
+of the version this software reads; ImportRefused says why not. Nothing else is checked
+here.
+
+A number is measured before Python makes it an integer or a float (issue 48): an integer of
+thousands of digits costs time to convert, and past 4,300 digits Python refuses it with a
+ValueError of its own. The schema's widest numbers are 32-bit (-2147483648, 11 characters)
+and an audit entry's data hold nothing wider than 64 bits (20 characters with the sign)."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 
 from django.conf import settings
 
 from tournament.exchange.problems import ImportRefused
 from tournament.exchange.schema import FORMAT, VERSION
+
+MAX_NUMBER_LENGTH = 20  # -9223372036854775808, the smallest 64-bit integer
 
 
 def max_bytes() -> int:
@@ -34,7 +45,10 @@ def read_document(data: bytes) -> dict:
     except UnicodeDecodeError as error:
         raise ImportRefused([f"the file is not UTF-8 text (byte {error.start})"]) from None
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_integer, parse_float=_float,
+                              parse_constant=_constant)
+    except _NumberRefused as refused:
+        raise ImportRefused([f"{_where(text, refused.literal)}: {refused.reason}"]) from None
     except json.JSONDecodeError as error:
         raise ImportRefused([f"the file is not JSON: line {error.lineno}, column "
                              f"{error.colno}: {error.msg}"]) from None
@@ -74,3 +88,52 @@ def _depth(document) -> int:
         stack.extend((item, depth + 1) for item in values
                      if isinstance(item, (dict, list)))
     return deepest
+
+
+class _NumberRefused(Exception):
+    def __init__(self, literal: str, reason: str):
+        super().__init__(reason)
+        self.literal, self.reason = literal, reason
+
+
+def _too_long(literal: str) -> _NumberRefused:
+    return _NumberRefused(literal, f"a number of {len(literal):,} characters ({literal[:12]}…); "
+                                   f"a number in a tournament file has at most "
+                                   f"{MAX_NUMBER_LENGTH} characters")
+
+
+def _integer(literal: str) -> int:
+    if len(literal) > MAX_NUMBER_LENGTH:
+        raise _too_long(literal)
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    if len(literal) > MAX_NUMBER_LENGTH:
+        raise _too_long(literal)
+    value = float(literal)
+    if not math.isfinite(value):  # 1e999
+        raise _NumberRefused(literal, f"the number {literal} is too large for a number in a "
+                                      f"tournament file")
+    return value
+
+
+def _constant(literal: str):
+    raise _NumberRefused(literal, f"{literal} is not a number a tournament file holds (JSON "
+                                  f"has no NaN or Infinity)")
+
+
+# The file's tokens that hold a number or a constant, its texts (which may hold digits) read
+# past whole.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?Infinity|NaN|-?[0-9][-+.eE0-9]*')
+
+
+def _where(text: str, literal: str) -> str:
+    """Where the refused number is in the file, as the JSON errors say it: "line 3, column
+    12" (the first such number outside a text: the reader stops at the first)."""
+    for token in _TOKENS.finditer(text):
+        if token[0] == literal:
+            at = token.start()
+            line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            return f"line {line}, column {column}"
+    return "the file"

@@ -117,13 +117,19 @@ class TournamentWriter:
                  seed=t["seed"]) for t in self.d["teams"])
         self.team = {team.code: team.pk for team in teams}
         players = Player.objects.bulk_create(
-            Player(team_id=self.team[t["code"]], number=p["number"], name=p["name"],
-                   federation_id=p["federation_id"], is_reserve=p["reserve"],
-                   pin_hash=p["pin_hash"] or "", pin_failures=p["pin_failures"],
-                   pin_locked_until=parse_utc(p["pin_locked_until"]))
-            for t in self.d["teams"] for p in t["players"])
+            self.player_row(t["code"], p) for t in self.d["teams"] for p in t["players"])
         code_of = {pk: code for code, pk in self.team.items()}
         self.player = {(code_of[p.team_id], p.number): p.pk for p in players}
+
+    def player_row(self, code: str, p: dict) -> Player:
+        """A player of the file; one whose PIN hash the plan drops (not this software's
+        own) has no PIN, nor its count of wrong PINs or lock."""
+        values = {"pin_hash": p["pin_hash"] or "", "pin_failures": p["pin_failures"],
+                  "pin_locked_until": parse_utc(p["pin_locked_until"])}
+        if (code, p["number"]) in self.plan.dropped_pins:
+            values = {"pin_hash": "", "pin_failures": 0, "pin_locked_until": None}
+        return Player(team_id=self.team[code], number=p["number"], name=p["name"],
+                      federation_id=p["federation_id"], is_reserve=p["reserve"], **values)
 
     def keys(self) -> None:
         keys = DealKey.objects.bulk_create(

@@ -119,12 +119,14 @@ def file_people(upload_: PendingImport) -> tuple[str | None, list[str]]:
 
 @dataclass(frozen=True)
 class Preview:
-    """What the import would do: ``problems`` empty means it can be confirmed."""
+    """What the import would do: ``problems`` empty means it can be confirmed; ``notes``
+    says what it changes of the file without refusing it (a PIN hash dropped)."""
 
     problems: list[str]
     summary: FileSummary | None  # None when the file breaks the schema
     accounts: dict[str, tuple[int | None, str]]  # person of the file → (account id, name)
     slug: str
+    notes: tuple[str, ...] = ()
 
 
 def preview(upload_: PendingImport, *, slug: str | None,
@@ -138,7 +140,7 @@ def preview(upload_: PendingImport, *, slug: str | None,
     if plan is None:
         return Preview(problems=problems, summary=None, accounts={}, slug="")
     return Preview(problems=problems, summary=summarize(document), accounts=plan.accounts,
-                   slug=plan.slug)
+                   slug=plan.slug, notes=tuple(plan.notes))
 
 
 def confirm(actor: Actor, pk, *, slug: str | None, map_users: dict[str, str]) -> Tournament:

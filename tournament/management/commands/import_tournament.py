@@ -7,7 +7,9 @@ tournament is written in one transaction, or nothing is. The people of the file 
 inactive accounts without a password; a name this database has is refused until
 ``--map-user NAME_IN_FILE=ACCOUNT`` says which account it is (an existing one, or the name
 of a new one). ``--slug`` gives the tournament another short name (needed when the file's
-is taken). Exit status 1 when nothing was imported; never a traceback.
+is taken). Exit status 1 when nothing was imported; never a traceback. What the import
+changed of the file without refusing it (a player's PIN hash that is not this software's own,
+dropped) is printed as a note on standard error, as the import page's preview shows it.
 """
 
 import os
@@ -57,11 +59,12 @@ class Command(BaseCommand):
         except ImportRefused as refused:
             raise CommandError(f"{file}: nothing was imported: {refused.messages[0]}",
                                returncode=1) from None
+        notes: list[str] = []
         try:
             document = read_document(data)
             tournament = import_tournament(
                 document, slug=slug, map_users=mapping,
-                actor=Actor(user=None, device="manage.py import_tournament"))
+                actor=Actor(user=None, device="manage.py import_tournament"), notes=notes)
         except ImportRefused as refused:
             count = len(refused.messages)
             raise CommandError(
@@ -69,3 +72,5 @@ class Command(BaseCommand):
                 + "\n".join(f"  {message}" for message in refused.messages),
                 returncode=1) from None
         self.stdout.write(f"imported {tournament.name} as {tournament.slug}")
+        for note in notes:
+            self.stderr.write(f"note: {note}")
