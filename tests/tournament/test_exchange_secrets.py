@@ -23,7 +23,7 @@ from tests.tournament.test_exchange import same_people
 from tests.tournament.views import test_pin_lock
 from tests.tournament.views.test_exchange_pages import choices, command_refusal, importer, upload
 from tests.tournament.views.test_odd_team_input import HEADER
-from tournament.exchange.common import dump
+from tournament.exchange.common import IMPORT_ACTION, dump
 from tournament.exchange.export import export_text
 from tournament.exchange.problems import ImportRefused
 from tournament.exchange.read import read_document
@@ -116,6 +116,9 @@ def test_the_command_drops_a_pin_hash_not_ours_and_prints_the_note(game, tournam
     assert line.startswith("note: ")
     _note_is_said(line.removeprefix("note: "), planted)
     _dropped_and_kept(game, Tournament.objects.get(slug="copy"), planted.own)
+    entry = AuditEntry.objects.get(tournament__slug="copy", action=IMPORT_ACTION)
+    assert entry.summary.endswith("; 1 PIN hashes not in this software's form were dropped "
+                                  "(those players have no PIN until the director sets one)")
 
 
 def test_a_pin_hash_planted_in_the_database_costs_a_pin_check_nothing(client, tournament,

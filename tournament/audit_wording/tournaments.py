@@ -98,6 +98,10 @@ def _tournament_import(e: Entry) -> str:
                                  "rounds": e["rounds"], "hands": e["hands"]}
     if e.get("made_director"):
         text += gettext("; %(actor)s became its director") % {"actor": e.who}
+    if e.get("pins_dropped"):
+        text += gettext("; %(n)s PIN hashes not in this software's form were dropped (those "
+                        "players have no PIN until the director sets one)") % {
+            "n": e["pins_dropped"]}
     return text
 
 

@@ -109,7 +109,7 @@ def import_tournament(document: dict, *, slug: str | None = None,
                   teams=len(document["teams"]), rounds=len(document["rounds"]),
                   hands=plan.hand_count, secrets=document["secrets"],
                   original_slug=document["tournament"]["slug"],
-                  made_director=made_director)
+                  made_director=made_director, pins_dropped=len(plan.dropped_pins))
     except DatabaseError as error:
         raise ImportRefused([f"the database refused the file, nothing was imported: "
                              f"{error}"]) from None
