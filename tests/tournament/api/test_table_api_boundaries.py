@@ -132,6 +132,9 @@ def test_a_token_reused_at_another_table_is_refused_not_a_500(two_hands, referee
     assert approve(referee, one, 1, 1, approval).status_code == 201
     answer = approve(referee, two, 1, 1, approval)
     assert refused_as_reused(answer), answer.content
+    # Naming a version that is no longer current: not the other table's approval either.
+    answer = approve(referee, two, 1, 1, approval, version=7)
+    assert refused_as_reused(answer), answer.content
     assert not Approval.objects.filter(result__table=two).exists()
 
 
