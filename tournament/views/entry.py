@@ -304,7 +304,9 @@ def match_page(request, tournament, pk):
 @staff_view(Perm.SIGN_OFF)
 @require_POST
 def match_extra_hands(request, tournament, pk):
-    match = get_object_or_404(Match, pk=pk, round__stage__tournament=tournament)
+    match = get_object_or_404(Match.objects.select_related("round"), pk=pk,
+                              round__stage__tournament=tournament)
+    _round_or_404(request, tournament, match.round)  # as the match page: a draft's is hidden
     try:
         match = add_extra_hands(Actor.from_request(request), match)
     except ServiceError as error:

@@ -138,6 +138,10 @@ def test_a_draft_rounds_table_is_no_table_to_a_scorer_or_a_referee(
                            {"revision": "0", "request_token": str(uuid.uuid4())})
     said = [str(message) for message in get_messages(response.wsgi_request)]
     assert said == [f"there is no match {table.match_id}"]
+    for door in ("desk_on_paper", "match_extra_hands"):
+        page = client.post(url(door, tournament.slug, table.match_id), {"revision": "0"})
+        assert page.status_code == 404, door
+        assert "Secret" not in page.content.decode()
     assert not HandResult.objects.exists() and not TableBinding.objects.exists()
     assert Match.objects.get(pk=table.match_id).signed_off_at is None
 

@@ -167,6 +167,7 @@ def desk_on_paper(request, tournament, pk):
     match = get_object_or_404(Match.objects.select_related("round__stage__tournament", "home",
                                                            "away"),
                               pk=pk, round__stage__tournament=tournament)
+    _round(tournament, match.round_id)  # as its desk page: a draft's match is not there
     try:
         done = approve_on_paper(Actor.from_request(request), match,
                                 revision=parse_whole_number(request.POST.get("revision")))
