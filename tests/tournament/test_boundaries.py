@@ -403,3 +403,22 @@ def test_the_staff_service_boundaries_of_a_device_account_in_its_own_tournament(
                 role=Role.SCORER)
     with pytest.raises(ServiceError):
         create_table_devices(Actor(user=two_events["boss_a"]), two_events["round_a"])
+
+
+def test_a_scorer_is_never_bound_to_a_table_of_a_draft_round(two_events):
+    from django.core.exceptions import PermissionDenied
+
+    from tournament.services.devices import check_table_for
+
+    a, boss_a = two_events["a"], Actor(user=two_events["boss_a"])
+    stage = create_stage(boss_a, a, name="Second", kind=Stage.Kind.SWISS, swiss_rounds=1)
+    enter_teams(boss_a, stage, list(a.teams.all()))
+    draft = generate_round(boss_a, stage)
+    table = draft.tables.first()
+    scorer = Actor(user=new_staff(a, Role.SCORER, "lily"))
+    with pytest.raises(PermissionDenied) as refused:
+        check_table_for(scorer, table)
+    assert str(refused.value) == f"there is no table {table.pk}"
+    assert draft.label not in str(refused.value)
+    assert not TableBinding.objects.filter(round=draft).exists()
+    check_table_for(boss_a, table)  # the director sees the draft

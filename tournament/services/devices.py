@@ -37,7 +37,7 @@ from tournament.models import (
     TableBinding,
     TableDevice,
 )
-from tournament.permissions import Perm, forget_cached_roles, require
+from tournament.permissions import Perm, forget_cached_roles, has_perm, require
 from tournament.prepared import prepared_rows
 from tournament.selectors.visibility import sees_every_result
 from tournament.services.accounts import not_ours
@@ -50,6 +50,10 @@ def check_table_for(actor: Actor, table: Table) -> None:
     """May this account work at this table now? A scorer: only at its table of the round,
     the first it opens becoming it. Raises PermissionDenied with the reason."""
     round_ = table.match.round
+    if round_.status == Round.Status.DRAFT and not has_perm(
+            actor.user, round_.stage.tournament, Perm.MANAGE_ROUNDS):
+        # A draft is the director's alone: never bound, never named (issue 48).
+        raise PermissionDenied(gettext("there is no table %(id)s") % {"id": table.pk})
     if sees_every_result(actor.user, round_):
         return
     binding = _binding_of(actor.user, round_)
