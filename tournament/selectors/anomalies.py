@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from scoring.field import datum_parts
 from tournament.models import Round
+from tournament.permissions import Perm, has_perm
 from tournament.selectors.box_summaries import BoxSummary, box_summaries_of
 from tournament.selectors.field_results import Played, deals_per_match, played_results, two_places
 from tournament.selectors.hand_records import deals_of_round
@@ -50,12 +51,13 @@ class Anomalies:
         return bool(self.far or self.conflicts or self.unbalanced)
 
 
-def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
-    """For referees and directors only (never a scorer: the texts name cards of the box,
-    and the field's results on a box still in play): every current result at least the
-    tournament's anomaly threshold from the datum of its seat on the same deal, every
-    result whose entered cards contradict the box, and the boxes that favoured one seat
-    (three queries; ``tournament`` is the round's, when the caller has it)."""
+def result_anomalies(round_: Round, *, tournament=None, conflicts: bool = True) -> Anomalies:
+    """For referees and directors only (never a scorer: the field's results on a box still
+    in play): every current result at least the tournament's anomaly threshold from the
+    datum of its seat on the same deal, every result whose entered cards contradict the box
+    (only with ``conflicts``: for whoever may see the box, ``conflicts_shown``), and the
+    boxes that favoured one seat (three queries; ``tournament`` is the round's, when the
+    caller has it)."""
     tournament = tournament or round_.stage.tournament
     threshold = tournament.anomaly_threshold
     played = played_results(table__round=round_, ordered=False)
@@ -78,7 +80,17 @@ def result_anomalies(round_: Round, *, tournament=None) -> Anomalies:
                 far.append(FarResult(p, points, Fraction(total, count), len(results)))
     far.sort(key=lambda f: (f.played.table, f.played.hand))
     conflicts = sorted((p for p in played if p.box_conflict),
-                       key=lambda p: (p.table, p.hand))
+                       key=lambda p: (p.table, p.hand)) if conflicts else []
     unbalanced = box_summaries_of(deals, played, out, tournament.box_balance_threshold, result_of,
                         favoured_only=True)
     return Anomalies(far=far, conflicts=conflicts, unbalanced=unbalanced, threshold=threshold)
+
+
+def conflicts_shown(user, round_: Round) -> bool:
+    """Whether the user may learn that an entry's cards contradict its box: a director
+    (who may see the deals), or anyone who may see anomalies once the round is closed.
+    Not a referee while the round is in play (issue 49): saving made-up hands and watching
+    whether a flag appears would tell which cards the box holds (the last two of the stock
+    under the draw rule "two cards left", found in 8 to 14 saves). docs/roles.md."""
+    return (round_.status == Round.Status.CLOSED
+            or has_perm(user, round_.stage.tournament, Perm.VIEW_DEALS))

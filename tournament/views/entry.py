@@ -23,7 +23,7 @@ from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.prepared import prepared_rows
-from tournament.selectors.anomalies import result_anomalies
+from tournament.selectors.anomalies import conflicts_shown, result_anomalies
 from tournament.selectors.audit import match_history
 from tournament.selectors.devices import round_bindings, round_tables, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
@@ -353,17 +353,15 @@ def round_progress_page(request, tournament, pk):
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
                                       "may_lift_pin_locks": referee,
-                                      # Which cards contradict the box names cards of
-                                      # the box: for a director, or once the round is
-                                      # closed; a referee learns that and where only.
-                                      "names_box_cards": round_.status == Round.Status.CLOSED
-                                      or has_perm(request.user, tournament,
-                                                  Perm.VIEW_DEALS),
-                                      # They name cards of the box and tell how boxes
-                                      # still in play went elsewhere: never for a scorer.
+                                      # They tell how boxes still in play went
+                                      # elsewhere: never for a scorer.
+                                      # That an entry contradicts its box, and which
+                                      # cards: for a director, or once the round is
+                                      # closed (selectors.anomalies.conflicts_shown).
                                       "anomalies": result_anomalies(
-                                          round_, tournament=tournament) if referee
-                                      else None})
+                                          round_, tournament=tournament,
+                                          conflicts=conflicts_shown(request.user, round_))
+                                      if referee else None})
 
 
 @staff_view(Perm.SIGN_OFF)

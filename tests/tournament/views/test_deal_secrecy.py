@@ -304,9 +304,9 @@ def test_no_referee_page_names_a_card_of_a_box_in_play(
                 assert not cards_in(text), (who.username, url, cards_in(text)[:4])
         progress = page_text(client.get(reverse(
             "director:round_progress", args=[tournament.slug, round_.pk])).content.decode())
-        if conflicts.exists():
-            assert "Cards that contradict the box" in progress
-            assert "a card entered is one the box never puts in a player's hand" in progress
+        # Not even that an entry contradicts its box (issue 49: saving made-up hands and
+        # watching the flag found the box's last two stock cards).
+        assert "contradict the box" not in progress
     # The director sees which cards.
     client.force_login(staff_user(tournament, "director", username="boss"))
     progress = page_text(client.get(reverse(
