@@ -145,4 +145,7 @@ def _match_extra_hands(e: Entry) -> str:
         "first": e["hands"] - e["extra"] + 1, "last": e["hands"]}
     if e.get("made"):
         text += gettext("; %(n)s new deals made") % {"n": e["made"]}
+    if e.get("reopened"):
+        text += gettext("; %(round)s is in play again until the match is signed off") % {
+            "round": round_words(e["round_name"])}
     return text

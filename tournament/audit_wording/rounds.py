@@ -47,6 +47,10 @@ def _round_start(e: Entry) -> str:
 
 @words_for("round.close")
 def _round_close(e: Entry) -> str:
+    if e.get("reopened"):
+        return gettext("%(round)s closed again: %(actor)s signed off the match it was "
+                       "re-opened for") % {"actor": e.who,
+                                            "round": round_words(e["round_name"])}
     return gettext("%(actor)s closed %(round)s") % {
         "actor": e.who, "round": round_words(e["round_name"])}
 

@@ -45,6 +45,7 @@ from tournament.services.devices import check_table_for
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
+from tournament.services.rounds import close_reopened_round
 from tournament.services.signoff import sign_off_match
 
 
@@ -161,8 +162,12 @@ def sign_off(actor: Actor, match_id: int, *, revision: int, request_token) -> Ma
     if match is None or _hidden_draft(actor, match.round):
         raise ServiceError(gettext("there is no match %(id)s") % {"id": match_id})
     target = tokens.target(tokens.SIGN_OFF, match=match.pk)
-    return _once(actor, token, tokens.SIGN_OFF, target,
-                 lambda: _sign_off_once(actor, match, revision, token, target), checked=True)
+    signed = _once(actor, token, tokens.SIGN_OFF, target,
+                   lambda: _sign_off_once(actor, match, revision, token, target), checked=True)
+    if match.round.closed_at is not None:
+        # A round re-opened for this match's extra hands closes again (services.rounds).
+        close_reopened_round(actor, match.round)
+    return signed
 
 
 def _sign_off_once(actor: Actor, match: Match, revision: int, token: uuid.UUID,

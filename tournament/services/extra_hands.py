@@ -5,6 +5,13 @@ the teams are level, the referee adds the tournament's "extra hands for a tied k
 match"; if the round's deals were made here, the deals for those hands are made at once
 (the same boxes for every tied match of a field-wide deal set). This repeats until the match
 is decided.
+
+A tied match of a closed round (a referee corrected it into a tie after the close) re-opens
+its round (issue 49): the round is in play again, so the new boxes are a round in play's
+for every rule of secrecy (no card shown but to a director, results as the live-results
+setting says), until the match is signed off again; then the round closes by itself
+(``services.rounds.close_reopened_round``) and the cards appear like any closed box's. A
+re-opened round is one in play whose ``closed_at`` is set.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from django.utils.translation import gettext
 
 from scoring.deals import deal_set_of
 from scoring.match import plays_extra_hands
-from tournament.audit_wording import match_name
+from tournament.audit_wording import match_name, round_name
 from tournament.models import Match, Round
 from tournament.permissions import Perm, require
 from tournament.selectors.results import all_hands_entered, is_knockout, match_totals
@@ -51,6 +58,10 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
                 gettext("match %(number)s is not tied (%(home)s – %(away)s)")
                 % {"number": match.number, "home": home, "away": away})
         checkpoint("match.extra_hands")
+        reopened = round_.status == Round.Status.CLOSED
+        if reopened:
+            round_.status = Round.Status.IN_PLAY
+            round_.save(update_fields=["status"])
         extra = round_.rules.knockout_tiebreak_hands
         match.extra_hands += extra
         match.revision += 1  # what the pages showed is out of date
@@ -58,7 +69,8 @@ def add_extra_hands(actor: Actor, match: Match) -> Match:
         made = _deal_extra_hands(actor, round_, match)
         audit(actor, tournament, "match.extra_hands", match=match.pk,
               match_name=match_name(match), totals=[home, away], extra=extra,
-              hands=match.hands, made=made)
+              hands=match.hands, made=made, reopened=reopened,
+              round_name=round_name(round_))
     return match
 
 

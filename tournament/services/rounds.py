@@ -139,6 +139,29 @@ def close_round(actor: Actor, round_: Round) -> Round:
     return round_
 
 
+def close_reopened_round(actor: Actor, round_: Round) -> Round | None:
+    """A round re-opened for a tied knockout match's extra hands (``services.extra_hands``)
+    closes again by itself once every match in it is signed off: the sign-off of the match
+    it was re-opened for ends it, as the director's close did the first time. None when the
+    round is not such a round, or a match of it is still open. Called by the sign-off,
+    after its own transaction (the round is locked before its matches)."""
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.SIGN_OFF)
+    with transaction.atomic():
+        matches = Match.objects.filter(round_id=round_.pk).values_list("pk", flat=True)
+        round_ = lock(rounds=[round_], matches=matches).one("rounds")
+        if (round_.status != Round.Status.IN_PLAY or round_.closed_at is None
+                or unfinished_matches(round_)):
+            return None
+        round_.status = Round.Status.CLOSED
+        round_.closed_at = timezone.now()
+        round_.save(update_fields=["status", "closed_at"])
+        audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_),
+              reopened=True)
+        record_lots(actor, round_)
+    return round_
+
+
 def undo_round(actor: Actor, round_: Round) -> None:
     """Delete the latest round of a stage, as long as nothing has been played in it.
 
