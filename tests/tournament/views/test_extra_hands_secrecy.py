@@ -5,9 +5,10 @@ A knockout final is played, signed off and its round closed (its boxes public); 
 corrects it into a tie and plays on. The two new boxes, searched for by the runs of their
 cards that no other box of the round holds in any order a page could write, must show on
 no page, printout, download or API answer to anyone but the tournament's directors (the
-walk takes every address for every role: anonymous, scorer, table device, referee, chief referee, the director of another
-tournament) until their hands are played and the match is signed off again; then the round
-closes by itself and the cards appear like any closed box's. The walk is checked to find a
+walk takes every address for every role: anonymous, scorer, table device, referee, chief
+referee, the director of another tournament) until their hands are played and the match is
+signed off again; then the round closes by itself and the cards appear like any closed
+box's. The walk is checked to find a
 planted card where one is shown: on the director's pages."""
 
 from __future__ import annotations
