@@ -2,14 +2,15 @@
 secret until they are played.
 
 A knockout final is played, signed off and its round closed (its boxes public); a referee
-corrects it into a tie and plays on. The two new boxes, searched for by the runs of their
-cards that no other box of the round holds in any order a page could write, must show on
-no page, printout, download or API answer to anyone but the tournament's directors (the
-walk takes every address for every role: anonymous, scorer, table device, referee, chief
-referee, the director of another tournament) until their hands are played and the match is
-signed off again; then the round closes by itself and the cards appear like any closed
-box's. The walk is checked to find a
-planted card where one is shown: on the director's pages."""
+corrects it into a tie and plays on, while another stage's round is in play beside it. The
+two new boxes and the other round's, searched for by the runs of their cards that no played
+box holds in any order a page could write, must show on no page, printout, download or API
+answer to anyone but the tournament's directors (the walk takes every address for every
+role: anonymous, scorer, table device, referee, chief referee, the director of another
+tournament; the players have no account and read what anyone reads) until their hands are
+played and the match is signed off again; then the round closes by itself and the cards
+appear like any closed box's. The walk is checked to find a planted card where one is
+shown: on the pages of the director and of a superuser (a director of every tournament)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
+from tests.conftest import new_team
 from tests.tournament.views.public_event import cards_in, page_text
 from tests.tournament.views.routes import all_routes, fill
 from tournament.models import AuditEntry, Deal, DeviceToken, Player, Round, Stage
-from tournament.services import Actor
 from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.commands import sign_off
 from tournament.services.deals import generate_deals
@@ -131,20 +132,34 @@ def final_played_on(tournament, director_actor, teams, staff_user, actor, make_t
     final.refresh_from_db()
     extra = list(Deal.objects.filter(round=final, hand__gt=8).order_by("hand"))
     assert [d.hand for d in extra] == [9, 10]
-    secret = secret_runs(extra, list(Deal.objects.filter(round=final, hand__lte=8)))
-    assert len(secret) > 100
+    # Another stage's round in play beside it, none of its boxes played yet.
+    plate = create_stage(director_actor, tournament, name="Plate", kind=Stage.Kind.SWISS,
+                         swiss_rounds=1)
+    enter_teams(director_actor, plate, [new_team(tournament, n) for n in (3, 4)] + field)
+    swiss = generate_round(director_actor, plate)
+    generate_deals(director_actor, swiss)
+    publish_round(director_actor, swiss)
+    start_round(director_actor, swiss)
+    unplayed = extra + list(Deal.objects.filter(round=swiss))
+    secret = secret_runs(unplayed, list(Deal.objects.filter(round=final, hand__lte=8)))
+    assert len(secret) > 500
+    swiss_table = swiss.tables.order_by("number").first()
+    boxes = [d.pk for d in extra] + [Deal.objects.filter(round=swiss).first().pk]
     values = {
-        "slug": [tournament.slug], "rounds": [final.pk], "stages": [stage.pk],
-        "teams": [field[0].pk], "team_pk": [field[0].pk], "matches": [match.pk],
-        "tables": [t.pk for t in tables.values()],
-        "boxes": [d.pk for d in extra], "deal_pk": [d.pk for d in extra],
+        "slug": [tournament.slug], "rounds": [final.pk, swiss.pk],
+        "stages": [stage.pk, plate.pk], "teams": [field[0].pk], "team_pk": [field[0].pk],
+        "matches": [match.pk, swiss_table.match_id],
+        "tables": [t.pk for t in tables.values()] + [swiss_table.pk],
+        "boxes": boxes, "deal_pk": boxes,
         "players": list(Player.objects.filter(team=field[0]).values_list("pk", flat=True)),
-        "hand": [9, 10], "seat": [1], "pk": [final.pk, stage.pk, field[0].pk],
-        "round_id": [final.pk], "match_id": [match.pk], "table_id": [t.pk
-                                                                   for t in tables.values()],
-        "box_id": [d.pk for d in extra], "stage_id": [stage.pk], "team_id": [field[0].pk],
+        "hand": [9, 10, 1], "seat": [1], "pk": [final.pk, stage.pk, field[0].pk],
+        "round_id": [final.pk, swiss.pk], "match_id": [match.pk, swiss_table.match_id],
+        "table_id": [t.pk for t in tables.values()] + [swiss_table.pk],
+        "box_id": boxes, "stage_id": [stage.pk, plate.pk], "team_id": [field[0].pk],
     }
     return {"final": final, "match": match, "tables": tables, "secret": secret,
+            "extra": secret_runs(extra, list(Deal.objects.filter(round=final, hand__lte=8))
+                                 + list(Deal.objects.filter(round=swiss))),
             "values": values, "referee": referee, "scorer": scorer}
 
 
@@ -155,9 +170,12 @@ def test_extra_hands_after_a_correction_stay_secret_until_played(
     entry = AuditEntry.objects.get(action="match.extra_hands")
     assert "is in play again until the match is signed off" in entry.summary
     secret, values = f["secret"], f["values"]
-    # The walk finds a planted card where one is shown: the director's deal pages.
+    # The walk finds a planted card where one is shown: the director's deal pages, and a
+    # superuser's (a director of every tournament).
     client.force_login(staff_user(tournament, "director", username="boss"))
     assert walk(client, values, secret), "the walk finds no planted card: it proves nothing"
+    client.force_login(make_user("root", superuser=True))
+    assert walk(client, values, secret)
     # Nobody else sees one: anonymous (and the players, who have no account), a scorer,
     # a referee, the chief referee, the director of another tournament.
     other = make_tournament(name="Other Open", slug="other-open")
@@ -191,8 +209,6 @@ def test_extra_hands_after_a_correction_stay_secret_until_played(
     assert f["final"].status == Round.Status.CLOSED
     closing = AuditEntry.objects.filter(action="round.close").first()
     assert closing.summary.startswith("Final, Final closed again")
-    assert walk(Client(), values, secret), "the played boxes' cards are public now"
-    # The key that dealt them may be revealed now, as after any close.
-    from tournament.services.deals import reveal_key
-
-    reveal_key(Actor(user=staff_user(tournament, "director", username="boss-2")), tournament)
+    public = walk(Client(), values, f["extra"])
+    assert public, "the played boxes' cards are public now"
+    assert walk(Client(), values, secret).keys() == public.keys()  # not the Plate's
