@@ -422,3 +422,17 @@ def test_a_scorer_is_never_bound_to_a_table_of_a_draft_round(two_events):
     assert draft.label not in str(refused.value)
     assert not TableBinding.objects.filter(round=draft).exists()
     check_table_for(boss_a, table)  # the director sees the draft
+
+
+def test_the_staff_page_offers_to_unlock_only_what_this_director_may(client, two_events):
+    b = two_events["b"]
+    assign_role(Actor(user=two_events["boss_b"]), b, username="ref-a", role=Role.REFEREE)
+    own = new_staff(b, Role.SCORER, "own-scorer")
+    for name in ("ref-a", own.username):
+        for _ in range(5):
+            Client().post(reverse("login"), {"username": name, "password": "wrong"},
+                          REMOTE_ADDR="10.7.7.7")
+    client.force_login(two_events["boss_b"])
+    page = client.get(url("staff", b.slug)).content.decode()
+    assert page.count(">Unlock<") == 1
+    assert "ref-a has a role in another tournament: only an administrator" in page

@@ -3,6 +3,7 @@ director's team and staff lists)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from tournament.models import StaffRole, Team, Tournament
@@ -23,3 +24,10 @@ def staff_usernames(tournament: Tournament) -> QuerySet:
     """The user names of the tournament's staff, as a query another one can hold (no query
     of its own: the staff page asks which of them are locked out in one)."""
     return tournament.staff.values_list("user__username", flat=True)
+
+
+def staff_accounts_named(tournament: Tournament, names) -> list:
+    """The accounts of the tournament's staff with these user names, by name (one query):
+    the staff page's locked accounts."""
+    return list(get_user_model().objects.filter(
+        username__in=names, staff_roles__tournament=tournament).order_by("username"))

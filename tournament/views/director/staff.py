@@ -13,9 +13,9 @@ from tournament.login_throttle import locked_usernames
 from tournament.models import StaffRole
 from tournament.permissions import Perm
 from tournament.selectors.audit import creation_entry
-from tournament.selectors.people import staff_roles, staff_usernames
+from tournament.selectors.people import staff_accounts_named, staff_roles, staff_usernames
 from tournament.services import Actor, ServiceError
-from tournament.services.accounts import unlock_account
+from tournament.services.accounts import reach_refusals, unlock_account
 from tournament.services.staff import assign_role, remove_role
 from tournament.tables import StaffTable
 from tournament.views.access import staff_view
@@ -43,7 +43,7 @@ def staff_list(request, tournament):
                 })
             return redirect("director:staff", tournament.slug)
     table = StaffTable(staff_roles(tournament))
-    locked = sorted(locked_usernames(staff_usernames(tournament)))
+    locked = _locked(request, tournament)
     # Who created the tournament: its audit entry names them (an administrator who did has
     # no role in the list below, being director everywhere).
     created = creation_entry(tournament)
@@ -51,6 +51,17 @@ def staff_list(request, tournament):
         "tournament": tournament, "form": form, "table": table, "locked": locked,
         "created": created,
     })
+
+
+def _locked(request, tournament) -> list[tuple[str, str | None]]:
+    """The locked accounts of the staff, each with why this director may not unlock it
+    (None: the Unlock button; services.accounts)."""
+    names = locked_usernames(staff_usernames(tournament))
+    if not names:
+        return []
+    users = staff_accounts_named(tournament, names)
+    refusals = reach_refusals(Actor.from_request(request), tournament, users)
+    return [(user.get_username(), refusals[user.pk]) for user in users]
 
 
 @require_POST
