@@ -73,8 +73,12 @@ def text_of(response) -> str:
     return page_text(text) if "html" in kind else text
 
 
+# The cards field's help gives this example whatever the box (tournament/forms.py).
+CARDS_EXAMPLE = "AS 2S 3S 7H 7D 7C"
+
+
 def shown(text: str, secret: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    cards = cards_in(text)
+    cards = cards_in(text.replace(CARDS_EXAMPLE, ""))
     return [tuple(cards[i:i + 3]) for i in range(len(cards) - 2)
             if tuple(cards[i:i + 3]) in secret]
 
