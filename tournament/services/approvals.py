@@ -108,13 +108,19 @@ def _check_player(table: Table, seat: int, pin: str | None) -> str:
     return Approval.Method.PIN
 
 
-def latest_change(*tables: Table) -> str:
+def latest_change(*tables: Table, not_by=None) -> str:
     """The latest save or approval at these tables, in words: "hand 3 was saved (gin by
-    seat 2, version 2)", "seat 2 approved hand 3"."""
-    result = (HandResult.objects.filter(table__in=tables).select_related("table")
-              .order_by("-entered_at", "-pk").first())
-    approval = (Approval.objects.filter(result__table__in=tables)
-                .select_related("result__table").order_by("-approved_at", "-pk").first())
+    seat 2, version 2)", "seat 2 approved hand 3". ``not_by``: a user whose own changes are
+    passed over when someone else made one (the desk names another device's change, not
+    the lines it typed itself)."""
+    results = HandResult.objects.filter(table__in=tables)
+    approvals = Approval.objects.filter(result__table__in=tables)
+    if not_by is not None:
+        others = (results.exclude(entered_by=not_by), approvals.exclude(recorded_by=not_by))
+        if others[0].exists() or others[1].exists():
+            results, approvals = others
+    result = results.select_related("table").order_by("-entered_at", "-pk").first()
+    approval = approvals.select_related("result__table").order_by("-approved_at", "-pk").first()
     several = len(tables) > 1
     if approval is not None and (result is None or approval.approved_at >= result.entered_at):
         where = approval.result.table.number

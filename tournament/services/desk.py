@@ -14,9 +14,43 @@ from django.utils.translation import gettext
 from tournament.audit_wording import match_name
 from tournament.models import Approval, HandResult, Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
+from tournament.services import commands
 from tournament.services.approvals import latest_change, listed
 from tournament.services.base import Actor, ServiceError, Stale, audit
+from tournament.services.hands import HandEntry
 from tournament.services.locking import lock, shown_revision
+
+
+@dataclass(frozen=True)
+class DeskEntered:
+    """A line saved at the desk, and the match's revision (``shown_revision``) just before
+    and just after the save, both read under the match's lock: the desk page moves the
+    revision it holds from the one to the other only when it holds the first, so that its
+    own saves never make the paper signatures stale while another device's change still
+    does (a line sent twice saved nothing the second time: both are the same)."""
+
+    result: HandResult
+    revision_before: int
+    revision_after: int
+
+
+def enter_line(actor: Actor, table: Table, hand: int, entry: HandEntry, *, seen_version: int,
+               request_token) -> DeskEntered:
+    """Save one typed line as the table's enter command (``commands.enter``), between two
+    reads of the match's revision. The match and its tables are locked first, as the save
+    itself locks the match and then its table (the same order, docs/invariants.md): every
+    save, approval and signature at the match locks it, so nothing else lands between."""
+    table_ids = sorted(Table.objects.filter(match_id=table.match_id)
+                       .values_list("pk", flat=True))
+    with transaction.atomic():
+        locked = lock(matches=[table.match_id], tables=table_ids)
+        before = shown_revision(locked.one("matches"), locked.tables.values())
+        entered = commands.enter(actor, table.pk, hand, entry, seen_version=seen_version,
+                                 request_token=request_token)
+        after = (Match.objects.filter(pk=table.match_id).values_list("revision", flat=True)
+                 .get() + sum(Table.objects.filter(pk__in=table_ids)
+                              .values_list("revision", flat=True)))
+    return DeskEntered(entered.result, before, after)
 
 
 @dataclass(frozen=True)
@@ -42,7 +76,7 @@ def approve_on_paper(actor: Actor, match: Match, *, revision: int | None = None)
             raise Stale(
                 gettext("match %(number)s changed since this page was shown: %(what)s; "
                         "nothing was recorded: look at it again")
-                % {"number": match.number, "what": latest_change(*tables)})
+                % {"number": match.number, "what": latest_change(*tables, not_by=actor.user)})
         if match.signed_off_at is not None:
             raise ServiceError(
                 gettext("match %(number)s is signed off already") % {"number": match.number})

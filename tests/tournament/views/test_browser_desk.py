@@ -3,6 +3,7 @@ across the field, a typo corrected before saving, a refused line; what is stored
 same hands entered through the scorer's page."""
 
 import re
+import uuid
 
 import pytest
 from django.test import Client
@@ -10,6 +11,7 @@ from django.urls import reverse
 
 from scoring.shorthand import parse
 from tournament.models import Approval, HandResult, Stage, TableSignature
+from tournament.services import commands
 from tournament.services.draw import generate_round
 from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
@@ -202,3 +204,63 @@ def test_two_matches_and_a_box_typed_with_the_keyboard(page, live_server, tourna
     assert stored(match1) == stored(match4) and len(stored(match1)) == 8
     # The refused line left nothing behind: one version of every hand.
     assert not HandResult.objects.filter(version__gt=1).exists()
+
+
+def type_the_match(page, live_server, tournament, match, *, between=None):
+    """Open the match's desk page and type its two scorecards (FIRST), line after line;
+    ``between``: called after the fifth line, as another device would act meanwhile."""
+    page.goto(live_server.url + reverse("director:desk_match",
+                                        args=[tournament.slug, match.pk]))
+    page.wait_for_function("() => document.activeElement.classList.contains('desk-input')")
+    keys = Keys(page)
+    for n, typed in enumerate(FIRST.values(), 1):
+        type_line(page, keys, typed)
+        if n == 5 and between is not None:
+            between()
+    return keys
+
+
+def test_the_paper_signatures_at_the_first_try_after_typing(page, live_server, tournament,
+                                                            round_, staff_user):
+    """Issue 51: the page's own saves move the match's revision on, and the page follows
+    them: the paper signatures right after the last line are recorded, not refused."""
+    log_in(page, live_server, staff_user(tournament, "director", username="dora"))
+    match = round_.matches.get(number=1)
+    keys = type_the_match(page, live_server, tournament, match)
+    keys.press("Tab")  # from the last line to the button
+    assert page.evaluate("document.activeElement.textContent").strip() == \
+        "The players approved and signed on paper"
+    with page.expect_navigation():
+        keys.press("Enter")
+    shown = page.locator(".messages").inner_text()
+    assert "recorded as approved and signed (16 approvals, 4 signatures)" in shown, shown
+    assert Approval.objects.filter(result__table__match=match, method="paper").count() == 16
+    assert TableSignature.objects.filter(table__match=match, method="paper").count() == 4
+    # The sign-off button of the same page names the revision the signatures made.
+    with page.expect_navigation():
+        page.click("button:has-text('Sign the match off')")
+    match.refresh_from_db()
+    assert match.signed_off_at is not None
+
+
+def test_another_device_s_change_in_between_is_still_refused(page, live_server, tournament,
+                                                              round_, staff_user, actor):
+    """A scorer's device at table 2 approves a hand the desk has just typed, while the desk
+    goes on typing: the page follows its own saves only, and the paper signatures are
+    refused with what changed."""
+    log_in(page, live_server, staff_user(tournament, "director", username="dora"))
+    scorer = actor(staff_user(tournament, "scorer", username="tablet"))
+    match = round_.matches.get(number=1)
+    second = match.tables.get(position=2)
+
+    def a_device_approves():
+        commands.approve(scorer, second.pk, 1, 2, version=1, request_token=uuid.uuid4())
+
+    type_the_match(page, live_server, tournament, match, between=a_device_approves)
+    with page.expect_navigation():
+        page.click("button:has-text('The players approved and signed on paper')")
+    shown = page.locator(".messages").inner_text()
+    assert "match 1 changed since this page was shown" in shown, shown
+    assert "seat 2 approved hand 1" in shown and "nothing was recorded" in shown
+    assert Approval.objects.filter(result__table__match=match).count() == 1  # the device's
+    assert not TableSignature.objects.filter(table__match=match).exists()

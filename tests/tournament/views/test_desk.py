@@ -5,6 +5,7 @@ import re
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
@@ -285,3 +286,29 @@ def test_the_database_refuses_an_approval_made_otherwise(director, tournament, r
         Approval.objects.create(result=result, seat=1, method="fax", recorded_by=user)
     with pytest.raises(IntegrityError), transaction.atomic():
         TableSignature.objects.create(table=table, seat=1, method="fax", recorded_by=user)
+
+
+def test_each_saved_line_says_how_it_moved_the_match_s_revision(
+        director, tournament, round_, staff_user, actor):
+    """Issue 51: every saved line answers the match's revision before and after it, so the
+    page's buttons follow its own saves (desk.js); a line sent twice moves nothing, and a
+    change made elsewhere in between breaks the chain."""
+    match = round_.matches.order_by("number").first()
+    page = director.get(url("desk_match", tournament.slug, match.pk)).content.decode()
+    held = int(re.search(r'name="revision" value="(\d+)"', page).group(1))
+    token = str(uuid.uuid4())
+    first = match.tables.get(position=1)
+    answer = row(director, tournament, first, 1, "K1 4 15", token=token).json()
+    assert answer["revision"] == {"from": held, "to": held + 1}
+    again = row(director, tournament, first, 1, "K1 4 15", token=token).json()
+    assert again["revision"] == {"from": held + 1, "to": held + 1}  # saved once
+    held += 1
+    # Another device approves that hand meanwhile: the next line's move starts elsewhere.
+    scorer = actor(staff_user(tournament, "scorer", username="tablet"))
+    commands.approve(scorer, first.pk, 1, 1, version=1, request_token=uuid.uuid4())
+    answer = row(director, tournament, first, 2, "G2 30").json()
+    assert answer["revision"]["from"] == held + 1 != held
+    # Refused, naming the other device's change rather than the desk's own later line.
+    dora = actor(get_user_model().objects.get(username="dora"))
+    with pytest.raises(ServiceError, match=r"changed since .*: seat 1 approved hand 1 at table"):
+        approve_on_paper(dora, match, revision=held)

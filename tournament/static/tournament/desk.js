@@ -31,6 +31,26 @@
     return response.json();
   }
 
+  // The paper signatures and the sign-off name the match's revision as the page showed it
+  // (their hidden "revision" fields). Each line this page saves moves it on, and its answer
+  // says from what to what: the fields follow a move only from the revision they hold, so
+  // the page's own saves never make the buttons stale, while a change made elsewhere (it
+  // moves the revision without this page knowing) still has them refused, with what changed.
+  // Answers may come back out of order: a move waits until the one before it has come.
+  const revisions = Array.from(document.querySelectorAll(".desk-finish input[name=revision]"));
+  const moves = new Map();
+  function follow(move) {
+    if (!move || !revisions.length || move.from === move.to) return;
+    moves.set(String(move.from), String(move.to));
+    let held = revisions[0].value;
+    while (moves.has(held)) {
+      const to = moves.get(held);
+      moves.delete(held);
+      held = to;
+    }
+    revisions.forEach(function (input) { input.value = held; });
+  }
+
   function next(form) {
     const index = forms.indexOf(form);
     const following = forms.slice(index + 1).find(function (f) {
@@ -81,6 +101,7 @@
         input.select();
         return;
       }
+      follow(answer.revision);
       form.querySelector("input[name=seen_version]").value = answer.version;
       form.querySelector("input[name=request_token]").value = answer.request_token;
       input.value = answer.typed;

@@ -4,7 +4,7 @@
 match's two scorecards, ``…/rounds/<pk>/desk/box/<set>/<hand>/`` one box across the field.
 Every row posts to ``…/desk/row/``: ``check`` explains what the engine makes of it,
 otherwise it is saved by the same ``services.commands.enter`` as at the table (JSON for the
-page's script, a redirect back without it).
+page's script, with the match's revision the save moved on; a redirect back without it).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from tournament.models import Match, Round, Table
 from tournament.permissions import Perm
 from tournament.selectors.desk import box_rows, match_rows, shorthand_of
 from tournament.selectors.results import is_correction, round_progress
-from tournament.services import Actor, ServiceError, commands
-from tournament.services.desk import approve_on_paper
+from tournament.services import Actor, ServiceError
+from tournament.services.desk import approve_on_paper, enter_line
 from tournament.services.entry import new_request_token
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.locking import shown_revision
@@ -138,8 +138,8 @@ def desk_row(request, tournament):
         entry, explained = _explain(table, request.POST.get("typed", ""))
         if request.POST.get("check"):
             return JsonResponse({"ok": True, "explained": explained})
-        entered = commands.enter(
-            Actor.from_request(request), table.pk, hand, entry,
+        entered = enter_line(
+            Actor.from_request(request), table, hand, entry,
             seen_version=parse_whole_number(request.POST.get("seen_version")) or 0,
             request_token=request.POST.get("request_token"))
     except ServiceError as error:
@@ -152,8 +152,12 @@ def desk_row(request, tournament):
         return redirect(back)
     result = entered.result
     if wants_json:
+        # The match's revision this save moved on (before → after): the page's buttons
+        # follow it from the revision they hold, never from another (desk.js).
         return JsonResponse({"ok": True, "explained": explained, "version": result.version,
                              "typed": shorthand_of(result).text,
+                             "revision": {"from": entered.revision_before,
+                                          "to": entered.revision_after},
                              "request_token": new_request_token()})
     messages.success(request, _("Table %(table)d, hand %(hand)d saved: %(explained)s") % {
         "table": table.number, "hand": hand, "explained": explained})
