@@ -195,6 +195,20 @@ IMPORT_MAX_DEPTH = env.int("IMPORT_MAX_DEPTH", default=64)
 # Where ``manage.py backup`` writes the tournament files and the backups page finds them
 # (docs/deploy.md, "Backups").
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
+# The backups that happen by themselves (issue 50; docs/deploy.md, "Backups"): the server
+# that quickstart and serve start takes one every BACKUP_INTERVAL seconds while a round is
+# in play, and at once after a round is closed, a knockout match signed off or a tournament
+# imported (BACKUPS_AUTOMATIC=0: only manage.py backup and the backups page's button).
+BACKUPS_AUTOMATIC = env.bool("BACKUPS_AUTOMATIC", default=True)
+BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=600)
+# A second folder that receives a verified copy of every backup (a USB stick, a network
+# share); empty: none. Its parent must exist (a stick plugged in): if not, a warning.
+BACKUP_MIRROR_DIR = env.str("BACKUP_MIRROR_DIR", default="").strip()
+# Kept: the last BACKUP_KEEP files of each tournament and BACKUP_SNAPSHOTS_KEPT snapshots of
+# the database, and none older than BACKUP_KEEP_DAYS days but the newest.
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=48)
+BACKUP_SNAPSHOTS_KEPT = env.int("BACKUP_SNAPSHOTS_KEPT", default=12)
+BACKUP_KEEP_DAYS = env.int("BACKUP_KEEP_DAYS", default=30)
 # While results come in, a public page is built again at most this often (seconds).
 PUBLIC_CACHE_GRACE_SECONDS = env.float("PUBLIC_CACHE_GRACE_SECONDS", default=1.0)
 

@@ -11,6 +11,7 @@ from tournament.converters import IdConverter
 from tournament.views import entry, public
 from tournament.views.director import (
     audit,
+    backups,
     bulletin,
     deals,
     desk,
@@ -90,9 +91,10 @@ director_patterns = [
     # Before <slug>/: these addresses are reserved (Tournament.RESERVED_SLUGS).
     path("import/", exchange.import_upload, name="import_upload"),
     path("import/<uuid:pk>/", exchange.import_preview, name="import_preview"),
-    path("backups/", exchange.backup_list, name="backups"),
-    path("backups/<str:name>", exchange.backup_download, name="backup_download"),
-    path("backups/<str:name>/restore/", exchange.backup_restore, name="backup_restore"),
+    path("backups/", backups.backup_list, name="backups"),
+    path("backups/now/", backups.backup_now, name="backup_now"),
+    path("backups/<str:name>", backups.backup_download, name="backup_download"),
+    path("backups/<str:name>/restore/", backups.backup_restore, name="backup_restore"),
     path("<slug:slug>/", tournaments.dashboard, name="dashboard"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="tournament_edit"),
     path("<slug:slug>/settings/export/", exchange.tournament_export, name="tournament_export"),

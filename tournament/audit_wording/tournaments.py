@@ -105,6 +105,17 @@ def _tournament_import(e: Entry) -> str:
     return text
 
 
+@words_for("backup.take")
+def _backup_take(e: Entry) -> str:
+    text = gettext("%(actor)s took a backup: %(n)s files written") % {
+        "actor": e.who, "n": e["written"]}
+    if e.get("problems"):
+        text += gettext("; failed: %(problems)s") % {"problems": listed(e["problems"])}
+    if e.get("mirror_problem"):
+        text += gettext("; the mirror: %(problem)s") % {"problem": e["mirror_problem"]}
+    return text
+
+
 @words_for("account.unlock")
 def _account_unlock(e: Entry) -> str:
     return gettext("%(actor)s unlocked the account %(username)s") % {

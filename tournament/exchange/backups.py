@@ -115,11 +115,23 @@ def write_backup(tournament: Tournament, folder: Path,
     return BackupFile(name=name, slug=tournament.slug, taken_at=now, size=len(data))
 
 
-def drop_old(slug: str, keep: int, folder: Path) -> list[str]:
-    """Delete all but the newest ``keep`` backups of the tournament ``slug``; their names."""
+def drop_old(slug: str, keep: int, folder: Path, *, max_age: dt.timedelta | None = None,
+             now: dt.datetime | None = None) -> list[str]:
+    """Delete all but the newest ``keep`` backups of the tournament ``slug``, and any older
+    than ``max_age`` but the newest; their names."""
     mine = [backup for backup in list_backups(folder) if backup.slug == slug]
+    return drop_files(folder, mine, keep, max_age=max_age, now=now)
+
+
+def drop_files(folder: Path, newest_first: list, keep: int, *,
+               max_age: dt.timedelta | None = None, now: dt.datetime | None = None) -> list[str]:
+    """Of these files (newest first, each with ``name`` and ``taken_at``), delete all but
+    the newest ``keep`` and any older than ``max_age`` but the newest; their names."""
+    now = now or dt.datetime.now(dt.UTC)
     dropped = []
-    for backup in mine[keep:]:
-        (folder / backup.name).unlink(missing_ok=True)
-        dropped.append(backup.name)
+    for index, backup in enumerate(newest_first):
+        too_old = max_age is not None and index > 0 and now - backup.taken_at > max_age
+        if index >= keep or too_old:
+            (folder / backup.name).unlink(missing_ok=True)
+            dropped.append(backup.name)
     return dropped

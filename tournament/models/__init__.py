@@ -1,4 +1,5 @@
 from tournament.models.audit import AuditEntry
+from tournament.models.backups import BackupState
 from tournament.models.deals import Deal, DealKey
 from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding, TableDevice
 from tournament.models.imports import PendingImport
@@ -13,6 +14,7 @@ from tournament.models.tournament import Tournament
 __all__ = [
     "Approval",
     "AuditEntry",
+    "BackupState",
     "CommandReceipt",
     "Deal",
     "DealKey",

@@ -14,6 +14,7 @@ from tournament.audit_wording import round_name
 from tournament.models import Match, Player, Round, RoundEntry, Team
 from tournament.permissions import Perm, require
 from tournament.selectors.penalties import disqualified_players
+from tournament.services.backups import want_backup
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import lock
 from tournament.services.standings import record_lots
@@ -136,6 +137,7 @@ def close_round(actor: Actor, round_: Round) -> Round:
         round_.save(update_fields=["status", "closed_at"])
         audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_))
         record_lots(actor, round_)  # lots that decided a place in the standings, if any
+        want_backup(f"{tournament.slug}: {round_name(round_)} closed")
     return round_
 
 
@@ -159,6 +161,7 @@ def close_reopened_round(actor: Actor, round_: Round) -> Round | None:
         audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_),
               reopened=True)
         record_lots(actor, round_)
+        want_backup(f"{tournament.slug}: {round_name(round_)} closed again")
     return round_
 
 

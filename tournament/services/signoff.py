@@ -23,6 +23,7 @@ from tournament.models import Match, Round, Table, TableSignature
 from tournament.permissions import Perm, require
 from tournament.selectors.results import is_knockout, match_totals
 from tournament.services.approvals import latest_change, listed, missing_at
+from tournament.services.backups import want_backup
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.locking import checkpoint, lock, shown_revision
 from tournament.services.team_results import write_match_results
@@ -79,6 +80,8 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
         write_match_results(match)
         audit(actor, tournament, "match.sign_off", match=match.pk,
               match_name=match_name(match), totals=[home, away])
+        if is_knockout(match):  # a place decided: a backup at once (services.backups)
+            want_backup(f"{tournament.slug}: {match_name(match)} signed off")
     return match
 
 

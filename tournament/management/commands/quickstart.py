@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.management.commands.runserver import Command as RunserverCommand
 from django.utils.functional import empty
 
+from tournament.backup_keeper import start_beside
 from tournament.starting import StartingServer
 
 DEFAULT_ADDRPORT = "127.0.0.1:8000"
@@ -70,6 +71,7 @@ class Command(BaseCommand):
             # yet. No autoreloader, which would run this whole command again in a child
             # process; the system checks ran beside the migrations.
             staticfiles_storage._wrapped = empty
+            start_beside(settings.SETTINGS_MODULE)  # backups by themselves (issue 50)
             server = RunserverCommand()
             server.server_cls = starting.hand_over()
             call_command(server, addrport, use_reloader=False, skip_checks=True)

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.backup_keeper import start_beside
+
 DEFAULT_ADDRPORT = "127.0.0.1:8000"
 
 
@@ -57,6 +59,8 @@ class Command(BaseCommand):
                                   "(docs/deploy.md; manage.py check --deploy).")
         self.stdout.write(f"Serving on http://{bind}/ with {workers} workers.")
         self.stdout.flush()
+        # Backups by themselves, beside gunicorn, whose master keeps this process's id.
+        start_beside(settings.SETTINGS_MODULE)
         os.environ["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
         os.execv(gunicorn, [
             gunicorn, "tournament.wsgi:application", "--bind", bind,

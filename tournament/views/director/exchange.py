@@ -1,7 +1,7 @@
 """The tournament file in the staff area (issue 25; services.exchange): a director
 downloads it from the settings page; whoever may create tournaments uploads one, reads the
-preview and confirms; a site administrator lists the backups, downloads one, or restores
-one through the same preview."""
+preview and confirms (a backup restored from the backups page, ``views.director.backups``,
+comes through the same preview)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,20 +12,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournament.exchange.backups import backup_dir, list_backups
 from tournament.exchange.problems import ImportRefused
 from tournament.exchange.read import max_bytes, too_large
 from tournament.forms import ImportChoicesForm, TournamentFileForm
 from tournament.models import PendingImport, Role, Round, Stage, Tournament
 from tournament.models.tournament import slug_taken
 from tournament.permissions import Perm, can_create_tournament
-from tournament.selectors.tournaments import taken_slugs
 from tournament.services import Actor, ServiceError
 from tournament.services import exchange as service
 from tournament.views.access import staff_view
 
 
-def _file_response(data: bytes, name: str) -> HttpResponse:
+def file_response(data: bytes, name: str) -> HttpResponse:
     response = HttpResponse(data, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["X-Content-Type-Options"] = "nosniff"
@@ -37,7 +35,7 @@ def _file_response(data: bytes, name: str) -> HttpResponse:
 def tournament_export(request, tournament):
     exported = service.export_file(Actor.from_request(request), tournament,
                                    secrets=request.POST.get("secrets") == "1")
-    return _file_response(exported.data, exported.name)
+    return file_response(exported.data, exported.name)
 
 
 @never_cache
@@ -134,44 +132,4 @@ def _preview_page(request, pending, form, preview):
         "rounds": [(line, statuses.get(line.status, line.status)) for line in summary.rounds]
         if summary else [],
         "roles": dict(Role.choices)})
-
-
-def _superuser(request) -> None:
-    if not request.user.is_superuser:
-        raise PermissionDenied(_("Only an administrator of the site may see the backups."))
-
-
-@never_cache
-@login_required
-def backup_list(request):
-    _superuser(request)
-    backups = list_backups()
-    here = taken_slugs(b.slug for b in backups)
-    return render(request, "director/backups.html", {
-        "backups": [(backup, backup.slug in here) for backup in backups],
-        "folder": backup_dir()})
-
-
-@never_cache
-@login_required
-def backup_download(request, name):
-    try:
-        data = service.download_backup(Actor.from_request(request), name)
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return redirect("director:backups")
-    return _file_response(data, name)
-
-
-@login_required
-@require_POST
-def backup_restore(request, name):
-    try:
-        pending = service.restore_backup(Actor.from_request(request), name)
-    except (ServiceError, ImportRefused) as error:
-        messages.error(request, error.message if isinstance(error, ServiceError)
-                       else _("%(name)s cannot be restored: %(reason)s")
-                       % {"name": name, "reason": error.messages[0]})
-        return redirect("director:backups")
-    return redirect("director:import_preview", pending.pk)
 

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_POST
 from tournament.forms import (
     TournamentForm,
 )
-from tournament.permissions import Perm, can_create_tournament, staff_tournaments
+from tournament.permissions import Perm, can_create_tournament, has_perm, staff_tournaments
+from tournament.selectors.backups import backup_status
 from tournament.selectors.bulletin import bulletin_days
 from tournament.selectors.rounds import rounds_in_play
 from tournament.selectors.rules import rules_in_use
@@ -64,6 +65,10 @@ def dashboard(request, tournament):
     return render(request, "director/dashboard.html", {
         "tournament": tournament, "rounds_in_play": rounds_in_play(tournament), **counts,
         "bulletin_days": bulletin_days(tournament),
+        # The site's backups: for whoever runs the event (the mirror's state to a
+        # superuser alone: it names folders of the machine).
+        "backups": backup_status() if has_perm(request.user, tournament,
+                                                Perm.EDIT_TOURNAMENT) else None,
         "steps": next_steps(tournament, request.tournament_perms)})
 
 
