@@ -5,16 +5,20 @@ The one rule: a match's forfeiting team is the team of the **earliest** active p
 covers the match (``covers``): a default of that match; a default in an earlier round of
 the same group stage (the team is withdrawn from it); the team's disqualification in that
 round or before (in that stage or an earlier one). ``Match.forfeited_by`` is never set
-another way, so recording a penalty and undoing it are the same step (``apply_penalties``),
-and a record followed by its undo leaves every row as it was. What cannot be put back
-exactly is refused with the reason before anything is written: a group round drawn without
-the withdrawn team since, or a knockout round drawn from the match's result.
+another way, so recording a penalty and undoing it are the same two steps: ``plan_forfeits``
+works out what changes (reads only; a penalty about to be recorded is planned before it is
+saved, and its plan is what the confirmation page shows, ``services.penalty_plan``), then
+``carry_out`` does it and checks that the matches are in line with the penalties as saved.
+A record followed by its undo leaves every row as it was. What cannot be put back exactly is
+refused with the reason before anything is written: a group round drawn without the
+withdrawn team since, or a knockout round drawn from the match's result.
 
-Call these in the penalty service's transaction, under its locks.
+Call ``carry_out`` in the penalty service's transaction, under its locks.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -56,10 +60,21 @@ def _forfeiting_penalties(team_ids: Iterable[int]) -> dict[int, list[Penalty]]:
     return found
 
 
+def withdraws(penalty: Penalty, stage: Stage) -> bool:
+    """Whether an active penalty takes its team out of a stage: the rule of
+    ``selectors.penalties.withdrawn_teams``, for a penalty not saved yet (a plan's).
+    ``penalty.round.stage`` is read."""
+    if penalty.kind == Kind.DEFAULT:
+        return stage.kind == Stage.Kind.GROUPS and penalty.round.stage_id == stage.pk
+    return (penalty.kind == Kind.DISQUALIFICATION and penalty.player_id is None
+            and penalty.round.stage.order <= stage.order)
+
+
 def forfeiter(match: Match, penalties: dict[int, list[Penalty]]) -> int | None:
     """The team that defaults the match by the active penalties (of both its teams), or
-    None: the earliest penalty that covers it decides when both teams have one."""
-    covering = [(penalty.recorded_at, penalty.pk, team)
+    None: the earliest penalty that covers it decides when both teams have one (a penalty
+    not saved yet, a plan's, comes after every saved one of its moment)."""
+    covering = [(penalty.recorded_at, math.inf if penalty.pk is None else penalty.pk, team)
                 for team in (match.home_id, match.away_id)
                 for penalty in penalties.get(team, []) if covers(penalty, match)]
     return min(covering)[2] if covering else None
@@ -93,7 +108,9 @@ def stages_from(stage: Stage, team_wide: bool) -> list[Stage]:
 
 
 @dataclass(frozen=True)
-class _Change:
+class Change:
+    """A match whose forfeiting team changes: ``before`` → ``after`` (team ids, or None)."""
+
     match: Match
     before: int | None
     after: int | None
@@ -112,43 +129,87 @@ class _Change:
                                    "forfeited by %(team)s"), team=codes[self.after], **values)
 
 
+@dataclass(frozen=True)
+class ForfeitPlan:
+    """What bringing a team's matches in line with the penalties does, worked out before
+    anything is written (``plan_forfeits``, reads only) and then done as worked out
+    (``carry_out``): the matches whose forfeiting team changes, and the teams withdrawn
+    from each group stage concerned before and after (stage id → team ids)."""
+
+    team: Team
+    team_wide: bool  # a team's disqualification: its stage and every later one
+    stages: list[Stage]
+    changes: list[Change]
+    withdrawn_before: dict[int, set[int]]
+    withdrawn_after: dict[int, set[int]]
+
+    def withdrawn_from(self) -> list[Stage]:
+        """The group stages the team leaves."""
+        return [s for s in self.stages if self.team.pk in self.withdrawn_after.get(s.pk, ())
+                and self.team.pk not in self.withdrawn_before.get(s.pk, ())]
+
+    def key(self) -> list:
+        """What the plan does, as plain values (compared, and a confirmation's fingerprint)."""
+        return [[[c.match.pk, c.before, c.after] for c in self.changes],
+                sorted([stage, sorted(teams)] for stage, teams in self.withdrawn_after.items())]
+
+
 def withdrawn_in(stage: Stage, team_wide: bool) -> dict[int, set[int]]:
     """The teams withdrawn from each group stage a penalty of this reach touches."""
     return {s.pk: withdrawn_teams(s) for s in stages_from(stage, team_wide)
             if s.kind == Stage.Kind.GROUPS}
 
 
-def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
-           withdrawn_before: dict[int, set[int]]) -> list[dict]:
-    """Bring the team's matches (from its stage on) in line with the active penalties,
-    refuse what cannot be restored exactly, rewrite the rows and refresh the voids.
-    Returns what changed, as phrases for the audit log (``audit_wording.phrase``)."""
+def plan_forfeits(stage: Stage, team: Team, *, team_wide: bool,
+                  withdrawn_before: dict[int, set[int]],
+                  adding: Iterable[Penalty] = ()) -> ForfeitPlan:
+    """Which of the team's matches (from its stage on) change their forfeiting team by the
+    active penalties, with ``adding`` (penalties about to be recorded, not saved) among
+    them; refused with the reason when it cannot be done exactly. Writes nothing."""
+    adding = list(adding)
     stages = stages_from(stage, team_wide)
     matches = list(Match.objects.filter(Q(home=team) | Q(away=team),
                                         round__stage__in=stages)
                    .select_related("round__stage", "home", "away")
                    .order_by("round__stage__order", "round__number", "number"))
     penalties = _forfeiting_penalties(t for m in matches for t in (m.home_id, m.away_id))
+    for penalty in adding:
+        if penalty.kind in (Kind.DEFAULT, Kind.DISQUALIFICATION):
+            penalties.setdefault(penalty.team_id, []).append(penalty)
     changes = []
     for match in matches:
         due = forfeiter(match, penalties)
         if due != match.forfeited_by_id:
-            changes.append(_Change(match, match.forfeited_by_id, due))
-    _refuse_lost_rounds(team, stages, withdrawn_before)
+            changes.append(Change(match, match.forfeited_by_id, due))
+    after = {s.pk: withdrawn_teams(s) | {p.team_id for p in adding if withdraws(p, s)}
+             for s in stages if s.kind == Stage.Kind.GROUPS}
+    plan = ForfeitPlan(team=team, team_wide=team_wide, stages=stages, changes=changes,
+                       withdrawn_before=withdrawn_before, withdrawn_after=after)
+    _refuse_lost_rounds(plan)
     _refuse_drawn_knockout(changes)
-    for change in changes:
+    return plan
+
+
+def carry_out(plan: ForfeitPlan) -> list[dict]:
+    """Do what the plan says: forfeit (or no longer forfeit) its matches, rewrite their
+    rows, refresh the voids. Returns what changed, as phrases for the audit log
+    (``audit_wording.phrase``). Ends by checking that the matches and the withdrawals are
+    in line with the active penalties (the one rule): a plan worked out for penalties that
+    are not the ones saved is a fault, never carried out (the transaction rolls back)."""
+    team = plan.team
+    for change in plan.changes:
         match = change.match
         match.forfeited_by_id = change.after
         match.save(update_fields=["forfeited_by"])
         if match.round.status in (Round.Status.IN_PLAY, Round.Status.CLOSED):
             write_match_results(match)
-    words = [change.words() for change in changes]
-    for group_stage in stages:
+    words = [change.words() for change in plan.changes]
+    for group_stage in plan.stages:
         if group_stage.kind != Stage.Kind.GROUPS:
             continue
         refresh_voids(group_stage)
-        was = team.pk in withdrawn_before.get(group_stage.pk, ())
-        now = team.pk in withdrawn_teams(group_stage)
+        was = team.pk in plan.withdrawn_before.get(group_stage.pk, ())
+        now = team.pk in plan.withdrawn_after[group_stage.pk]
         if now and not was:
             words.append(phrase(gettext_noop("%(team)s withdrawn from %(stage)s: every result "
                                              "involving it there is cleared, for its opponents "
@@ -157,17 +218,31 @@ def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
             words.append(phrase(gettext_noop("%(team)s back in %(stage)s: its results there "
                                              "count again"),
                                 team=team.code, stage=group_stage.name))
+    again = plan_forfeits(plan.stages[0], team, team_wide=plan.team_wide,
+                          withdrawn_before=plan.withdrawn_after)
+    if again.changes or again.withdrawn_after != plan.withdrawn_after:
+        raise RuntimeError(f"the forfeits planned for {team.code} are not what the saved "
+                           f"penalties decide: {again.key()} after {plan.key()}")
     return words
 
 
-def _refuse_lost_rounds(team: Team, stages: list[Stage],
-                        withdrawn_before: dict[int, set[int]]) -> None:
+def apply_penalties(stage: Stage, team: Team, *, team_wide: bool,
+                    withdrawn_before: dict[int, set[int]]) -> list[dict]:
+    """Bring the team's matches (from its stage on) in line with the active penalties as
+    saved (``plan_forfeits`` then ``carry_out``); returns the audit log's phrases."""
+    return carry_out(plan_forfeits(stage, team, team_wide=team_wide,
+                                   withdrawn_before=withdrawn_before))
+
+
+def _refuse_lost_rounds(plan: ForfeitPlan) -> None:
     """An undo that would bring a withdrawn team back into a group stage after a later
     round was drawn without it cannot restore that round: refused with the reason."""
-    for stage in stages:
-        if stage.kind != Stage.Kind.GROUPS or team.pk not in withdrawn_before.get(stage.pk, ()):
+    team = plan.team
+    for stage in plan.stages:
+        if (stage.kind != Stage.Kind.GROUPS
+                or team.pk not in plan.withdrawn_before.get(stage.pk, ())):
             continue
-        if team.pk in withdrawn_teams(stage):
+        if team.pk in plan.withdrawn_after[stage.pk]:
             continue  # still withdrawn by another penalty: nothing comes back
         scheduled = _scheduled_rounds(stage, team)
         missing = (Round.objects.filter(stage=stage, number__lte=scheduled)
@@ -194,7 +269,7 @@ def _scheduled_rounds(stage: Stage, team: Team) -> int:
     return 0
 
 
-def _refuse_drawn_knockout(changes: list[_Change]) -> None:
+def _refuse_drawn_knockout(changes: list[Change]) -> None:
     """A knockout match whose winner changes after the next round was drawn from it."""
     for change in changes:
         round_ = change.match.round

@@ -21,6 +21,11 @@ from them, so that recording and undoing are the same step
 - warnings and point deductions change no row: the standings read them
   (``selectors.penalties.point_penalties``).
 
+A penalty that forfeits matches is planned first (``plan_penalty``, reads only: what the
+confirmation page shows, ``services.penalty_plan``); ``record_penalty`` works the plan out
+again under its locks, refuses it when it is not the one the referee confirmed (its
+fingerprint), and carries it out.
+
 After every change the team's matches are brought in line with the active penalties,
 their rows rewritten (rounds in play or closed; a round not started yet gets its rows when
 play starts) and the voids of every group stage concerned refreshed. An undo that cannot
@@ -42,8 +47,14 @@ from tournament.audit_wording import match_name, round_name
 from tournament.models import Match, Penalty, Player, Round, Stage, Team
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
-from tournament.services.forfeits import apply_penalties, withdrawn_in
+from tournament.services.forfeits import (
+    apply_penalties,
+    carry_out,
+    plan_forfeits,
+    withdrawn_in,
+)
 from tournament.services.locking import checkpoint, lock
+from tournament.services.penalty_plan import PenaltyPlan, PlanChanged, build, check_rows
 from tournament.services.text import clean_text
 
 Kind = Penalty.Kind
@@ -153,46 +164,43 @@ def _lock_for(tournament, round_: Round, kind: str, *, player: Player | None = N
 
 # The services ----------------------------------------------------------------------------
 
+def plan_penalty(actor: Actor, *, team: Team, round: Round, kind: str, reason: str,
+                 amount=0, minutes=None, match: Match | None = None,
+                 player: Player | None = None) -> PenaltyPlan:
+    """What recording this penalty would do, worked out as ``record_penalty`` works it out
+    and then carries it out (``services.penalty_plan``), without writing anything: the
+    confirmation page of a default shows it, and sends back its ``fingerprint``. Refused as
+    the record would be (bad input, a draft round, a match already forfeited, an undo that
+    would be needed, …)."""
+    checked = _checked(actor, team=team, round_=round, kind=kind, reason=reason,
+                       amount=amount, minutes=minutes, match=match, player=player)
+    return _plan(checked)
+
+
 def record_penalty(actor: Actor, *, team: Team, round: Round, kind: str, reason: str,
                    amount=0, minutes=None, match: Match | None = None,
-                   player: Player | None = None) -> Penalty:
+                   player: Player | None = None, shown: str | None = None) -> Penalty:
     """Record a referee's penalty with its reason and apply what it does (module
-    docstring). A disqualification needs the chief referee (or the director)."""
-    round_ = round
-    tournament = round_.stage.tournament
-    require(actor.user, tournament, Perm.RECORD_PENALTY)
-    if kind == Kind.DISQUALIFICATION:
-        require(actor.user, tournament, Perm.DISQUALIFY)
-    values = _check_input(kind, reason, amount, minutes)
-    _check_places(tournament=tournament, team=team, round_=round_, kind=kind, match=match,
-                  player=player)
-    team_wide = kind == Kind.DISQUALIFICATION and player is None
+    docstring): its plan (``plan_penalty``), worked out again under the locks, is carried
+    out. ``shown``: the fingerprint of the plan the referee confirmed; when the plan is
+    another now, nothing is recorded (``PlanChanged``, with the plan of now). A
+    disqualification needs the chief referee (or the director)."""
+    checked = _checked(actor, team=team, round_=round, kind=kind, reason=reason,
+                       amount=amount, minutes=minutes, match=match, player=player)
+    tournament, round_, values = checked.tournament, checked.round, checked.values
     with transaction.atomic():
-        _lock_for(tournament, round_, kind, player=player, team_wide=team_wide)
-        round_ = Round.objects.select_related("stage__tournament").get(pk=round_.pk)
-        if round_.status == Round.Status.DRAFT:
-            raise _field_error("round", f"{round_} is a draft: its draw is not published "
-                               "yet, so nothing can be recorded against it")
-        if match is not None:
-            match = Match.objects.select_related("round__stage", "home", "away",
-                                                 "forfeited_by").get(pk=match.pk)
-        limit = round_.rules.lateness_limit_minutes
-        becomes_default = kind == Kind.DEFAULT or (
-            kind == Kind.LATENESS and values.minutes > limit)
-        if becomes_default and match.forfeited_by_id is not None:
-            raise _field_error("match", f"match {match.number} ({match.home.code} – "
-                               f"{match.away.code}) is already forfeited by "
-                               f"{match.forfeited_by.code}")
-        if kind == Kind.DISQUALIFICATION:
-            _check_not_disqualified(team, player)
-        before = withdrawn_in(round_.stage, team_wide)
+        _lock_for(tournament, round_, kind, player=player, team_wide=checked.team_wide)
+        plan = _plan(checked)
+        if shown is not None and shown != plan.fingerprint:
+            raise PlanChanged(plan)
+        round_, match, limit = plan.round, plan.match, plan.limit
         checkpoint("penalty.record")
         penalty = Penalty.objects.create(
             tournament=tournament, team=team, player=player, round=round_, match=match,
             kind=values.kind, amount=values.amount, minutes=values.minutes,
             reason=values.reason, recorded_by=actor.user)
         default = None
-        if kind == Kind.LATENESS and becomes_default:
+        if kind == Kind.LATENESS and plan.becomes_default:
             default = Penalty.objects.create(
                 tournament=tournament, team=team, player=player, round=round_, match=match,
                 kind=Kind.DEFAULT,
@@ -201,7 +209,8 @@ def record_penalty(actor: Actor, *, team: Team, round: Round, kind: str, reason:
                 recorded_by=actor.user)
             # Recorded together: the same moment ties the default to its lateness.
             Penalty.objects.filter(pk=default.pk).update(recorded_at=penalty.recorded_at)
-        changes = apply_penalties(round_.stage, team, team_wide=team_wide, withdrawn_before=before)
+        changes = carry_out(plan.forfeits)
+        check_rows(plan)
         audit(actor, tournament, "penalty.record", penalty=penalty.pk,
               default=default.pk if default else None,
               match=match.pk if match is not None else None, team=team.pk,
@@ -209,6 +218,71 @@ def record_penalty(actor: Actor, *, team: Team, round: Round, kind: str, reason:
               limit=limit if kind == Kind.LATENESS else None, default_made=default is not None,
               changes=changes, reason=values.reason)
     return penalty
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A penalty's input, checked before anything is read under the locks."""
+
+    actor: Actor
+    tournament: object
+    team: Team
+    round: Round
+    kind: str
+    values: _Input
+    match: Match | None
+    player: Player | None
+    team_wide: bool
+
+
+def _checked(actor: Actor, *, team, round_, kind, reason, amount, minutes, match,
+             player) -> _Checked:
+    tournament = round_.stage.tournament
+    require(actor.user, tournament, Perm.RECORD_PENALTY)
+    if kind == Kind.DISQUALIFICATION:
+        require(actor.user, tournament, Perm.DISQUALIFY)
+    values = _check_input(kind, reason, amount, minutes)
+    _check_places(tournament=tournament, team=team, round_=round_, kind=kind, match=match,
+                  player=player)
+    return _Checked(actor=actor, tournament=tournament, team=team, round=round_, kind=kind,
+                    values=values, match=match, player=player,
+                    team_wide=kind == Kind.DISQUALIFICATION and player is None)
+
+
+def _plan(checked: _Checked) -> PenaltyPlan:
+    """The penalty's plan, from the rows as they are now (reads only; under the locks when
+    the service records it)."""
+    kind, team, player = checked.kind, checked.team, checked.player
+    round_ = Round.objects.select_related("stage__tournament").get(pk=checked.round.pk)
+    if round_.status == Round.Status.DRAFT:
+        raise _field_error("round", f"{round_} is a draft: its draw is not published "
+                           "yet, so nothing can be recorded against it")
+    match = checked.match
+    if match is not None:
+        match = Match.objects.select_related("round__stage", "home", "away",
+                                             "forfeited_by").get(pk=match.pk)
+    limit = round_.rules.lateness_limit_minutes
+    becomes_default = kind == Kind.DEFAULT or (
+        kind == Kind.LATENESS and checked.values.minutes > limit)
+    if becomes_default and match.forfeited_by_id is not None:
+        raise _field_error("match", f"match {match.number} ({match.home.code} – "
+                           f"{match.away.code}) is already forfeited by "
+                           f"{match.forfeited_by.code}")
+    if kind == Kind.DISQUALIFICATION:
+        _check_not_disqualified(team, player)
+    # The penalty that forfeits, as it will be saved (the lateness's default with it).
+    adding = []
+    if becomes_default or kind == Kind.DISQUALIFICATION:
+        adding.append(Penalty(tournament=checked.tournament, team=team, player=player,
+                              round=round_, match=match,
+                              kind=Kind.DEFAULT if becomes_default else kind,
+                              recorded_at=timezone.now()))
+    forfeits = plan_forfeits(round_.stage, team, team_wide=checked.team_wide,
+                             withdrawn_before=withdrawn_in(round_.stage, checked.team_wide),
+                             adding=adding)
+    return build(team=team, round_=round_, kind=kind, match=match, player=player,
+                 minutes=checked.values.minutes, limit=limit, becomes_default=becomes_default,
+                 forfeits=forfeits)
 
 
 def undo_penalty(actor: Actor, penalty: Penalty, reason: str) -> Penalty:

@@ -46,9 +46,7 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
     rules = match.round.rules
     void = _void_teams(match.round.stage)
     if match.forfeited_by_id is not None:
-        forfeited_by = Side.HOME if match.forfeited_by_id == match.home_id else Side.AWAY
-        _save(match, _rows(match, team_outcomes(0, 0, rules, forfeited_by=forfeited_by),
-                           (0, 0), forfeit=True, provisional=False), void)
+        _save(match, forfeit_rows(match, match.forfeited_by_id), void)
         return
     # Unordered: the totals and gins do not depend on the order, and the models' default
     # order (table → round → stage) would join three tables into every save.
@@ -70,6 +68,15 @@ def write_match_results(match: Match, *, hands_of: Table | None = None) -> None:
     gins = team_gins((position, seat, outcome) for position, _1, _2, seat, outcome in hands)
     _save(match, _rows(match, team_outcomes(home, away, rules), gins, forfeit=False,
                        provisional=match.signed_off_at is None), void)
+
+
+def forfeit_rows(match: Match, forfeited_by: int) -> dict[int, dict]:
+    """Both teams' row values (void aside) of the match forfeited by that team, by the
+    round's rules: what ``write_match_results`` writes for it (and what a penalty's plan
+    shows it will write, ``services.penalty_plan``). Reads nothing but the match."""
+    side = Side.HOME if forfeited_by == match.home_id else Side.AWAY
+    return _rows(match, team_outcomes(0, 0, match.round.rules, forfeited_by=side), (0, 0),
+                 forfeit=True, provisional=False)
 
 
 def _current_hands(match: int):

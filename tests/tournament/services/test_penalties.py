@@ -11,7 +11,8 @@ import uuid
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring.standings import AWAY, HOME, ByeRecord, MatchRecord, PenaltyRecord, standings
@@ -25,13 +26,14 @@ from tournament.models import (
     Team,
     TeamResult,
 )
-from tournament.selectors.penalties import point_penalties, withdrawn_teams
+from tournament.selectors.penalties import left_out, point_penalties, withdrawn_teams
 from tournament.services import ServiceError
 from tournament.services.approvals import approve_hand, sign_table
 from tournament.services.draw import generate_round
 from tournament.services.entry import record_hand_result
 from tournament.services.hands import HandEntry
-from tournament.services.penalties import record_penalty, undo_penalty
+from tournament.services.penalties import plan_penalty, record_penalty, undo_penalty
+from tournament.services.penalty_plan import PlanChanged
 from tournament.services.rounds import (
     close_round,
     publish_round,
@@ -607,11 +609,16 @@ def test_random_penalties_and_undos_keep_the_rows_right_and_undo_exactly(
                 undo_penalty(chief, rng.choice(active), "entered by mistake")
             elif dice < 0.6:
                 match = rng.choice(list(three.matches.select_related("home", "away")))
-                record_penalty(referee, team=rng.choice([match.home, match.away]),
-                               round=three, kind="default", match=match, reason="no show")
+                values = dict(team=rng.choice([match.home, match.away]), round=three,
+                              kind="default", match=match, reason="no show")
+                # As the page does: the plan shown, then confirmed as shown.
+                shown = plan_penalty(referee, **values).fingerprint
+                record_penalty(referee, **values, shown=shown)
             elif dice < 0.8:
-                record_penalty(chief, team=rng.choice(field), round=rng.choice(rounds),
-                               kind="disqualification", reason="cheating")
+                values = dict(team=rng.choice(field), round=rng.choice(rounds),
+                              kind="disqualification", reason="cheating")
+                shown = plan_penalty(chief, **values).fingerprint
+                record_penalty(chief, **values, shown=shown)
             else:
                 record_penalty(referee, team=rng.choice(field), round=rng.choice(rounds),
                                kind="match_points", amount=rng.randint(1, 3), reason="slow")
@@ -633,3 +640,103 @@ def test_random_penalties_and_undos_keep_the_rows_right_and_undo_exactly(
     for penalty in Penalty.objects.filter(undone_at__isnull=True).order_by("?"):
         undo_penalty(chief, penalty, "all of it was a mistake")
     assert snapshot(two_rounds) == before
+
+
+# The plan a confirmation shows (issue 51) ----------------------------------------------------
+
+def row_values(stage):
+    """(round id, team id) → the values a plan predicts, for every row of the stage."""
+    from tournament.services.penalty_plan import ROW_FIELDS
+
+    return {(r.round_id, r.team_id): tuple(getattr(r, name) for name in ROW_FIELDS)
+            for r in TeamResult.objects.filter(round__stage=stage)}
+
+
+def test_the_plan_reads_only_and_is_what_the_default_then_does(director_actor, referee,
+                                                               two_rounds):
+    three = begin(director_actor, two_rounds)
+    defaulted = match_of(three, "T3", "T1")
+    enter(director_actor, defaulted, HOME_23)
+    values = dict(team=defaulted.home, round=three, kind="default", match=defaulted,
+                  reason="no show")
+    before = row_values(two_rounds)
+    with CaptureQueriesContext(connection) as queries:
+        plan = plan_penalty(referee, **values)
+    assert queries.captured_queries
+    assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries.captured_queries)
+    assert plan.needs_confirmation and len(plan.fingerprint) == 32
+    assert [(c.match.pk, c.before, c.after) for c in plan.forfeits.changes] == [
+        (defaulted.pk, None, defaulted.home_id)]
+    record_penalty(referee, **values, shown=plan.fingerprint)
+    after = row_values(two_rounds)
+    # Every row the plan said, exactly: those it changes and those it leaves.
+    assert after == plan.rows
+    changed = {key for key in after if before.get(key) != after[key]}
+    shown = {(e.round.pk, team) for e in plan.effects for team in (e.after or {})}
+    assert changed == shown
+    assert [(s.number, s.team.code if s.team else None) for s in plan.sitting_out] == [
+        (4, "T2"), (5, None)]
+    assert plan.rules == ["default_groups", "forfeit", "sitting_out"]
+
+
+def test_a_confirmation_of_another_plan_is_refused_and_records_nothing(
+        director_actor, referee, two_rounds):
+    three = begin(director_actor, two_rounds)
+    defaulted = match_of(three, "T3", "T1")
+    values = dict(team=defaulted.home, round=three, kind="default", match=defaulted,
+                  reason="no show")
+    shown = plan_penalty(referee, **values).fingerprint
+    enter(director_actor, defaulted, HOME_23)  # meanwhile: the match gets a result
+    before = snapshot(two_rounds)
+    with pytest.raises(PlanChanged, match="has changed since it was shown") as refused:
+        record_penalty(referee, **values, shown=shown)
+    assert snapshot(two_rounds) == before and not Penalty.objects.exists()
+    assert refused.value.plan.fingerprint != shown
+    record_penalty(referee, **values, shown=refused.value.plan.fingerprint)
+    assert Penalty.objects.get().match == defaulted
+
+
+def test_rows_that_are_not_the_plan_s_are_a_fault_and_nothing_is_kept(
+        director_actor, referee, two_rounds, monkeypatch):
+    from tournament.services import penalty_plan
+
+    three = begin(director_actor, two_rounds)
+    defaulted = match_of(three, "T3", "T1")
+    wrong = penalty_plan._predicted
+
+    def forgets_a_void(forfeits, before):
+        rows = wrong(forfeits, before)
+        key = next(key for key, row in rows.items() if row[7])
+        return {**rows, key: (*rows[key][:7], False, rows[key][8])}
+
+    monkeypatch.setattr(penalty_plan, "_predicted", forgets_a_void)
+    before = snapshot(two_rounds)
+    with pytest.raises(RuntimeError, match="not those its plan showed"):
+        record_penalty(referee, team=defaulted.home, round=three, kind="default",
+                       match=defaulted, reason="no show")
+    assert snapshot(two_rounds) == before and not Penalty.objects.exists()
+
+
+def test_a_team_s_disqualification_plans_every_stage_it_reaches(director_actor, chief, short,
+                                                                teams):
+    field = teams(4)
+    groups = create_stage(director_actor, short, name="Groups", kind=Stage.Kind.GROUPS)
+    allot_groups(director_actor, groups, [field])
+    one = begin(director_actor, groups)  # T1–T4, T2–T3
+    create_stage(director_actor, short, name="Swiss", kind=Stage.Kind.SWISS, swiss_rounds=2)
+    plan = plan_penalty(chief, team=field[0], round=one, kind="disqualification",
+                        reason="threatened an opponent")
+    assert plan.needs_confirmation and plan.rules[0] == "disqualification"
+    assert [(stage.name, what) for stage, what in plan.later] == [("Swiss", "swiss_out")]
+    assert [(s.number, s.team.code) for s in plan.sitting_out] == [(2, "T2"), (3, "T3")]
+    # A player's disqualification forfeits nothing: no confirmation.
+    player = field[1].players.first()
+    assert not plan_penalty(chief, team=field[1], round=one, kind="disqualification",
+                            player=player, reason="abuse").needs_confirmation
+    record_penalty(chief, team=field[0], round=one, kind="disqualification",
+                   reason="threatened an opponent", shown=plan.fingerprint)
+    assert match_of(one, "T1", "T4").forfeited_by == field[0]
+    play(director_actor, match_of(one, "T2", "T3"), HOME_23)
+    close_round(director_actor, one)
+    two = begin(director_actor, groups)  # as planned: T1 left out, T2 sits out
+    assert [[t.code for t in teams] for teams in left_out(two)] == [["T1"], ["T2"]]

@@ -85,6 +85,22 @@ def test_a_default_from_the_match_page_to_the_next_round(
     page.fill("#id_reason", "Did not come back after the break")
     page.screenshot(path=str(screenshot_dir / "penalty-form-desktop.png"), full_page=True)
     page.click("button:has-text('Record')")
+    # Shown first (issue 51): the results it clears, who sits out later, the rules.
+    page.wait_for_selector(".penalty-plan")
+    assert not Penalty.objects.filter(kind="default").exists()
+    plan = page.locator(".penalty-plan").inner_text()
+    assert "Default by BRA of match" in plan and "Rules, section 11" in plan
+    results = page.locator(".penalty-effects tbody tr")
+    assert results.count() == 3  # BRA's two played matches cleared, this one forfeited
+    assert "forfeited by BRA" in results.nth(2).inner_text()
+    later = page.locator(".penalty-later").inner_text()
+    assert "sits out (its scheduled opponent BRA is withdrawn)" in later
+    page.screenshot(path=str(screenshot_dir / "penalty-confirm-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    assert not overflows(page)
+    page.screenshot(path=str(screenshot_dir / "penalty-confirm-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.click("button:has-text('Record the default')")
     page.wait_for_selector(".badge-forfeited")
     assert page.locator(".page-head .badge-forfeited").inner_text() == "forfeited by BRA"
     page.screenshot(path=str(screenshot_dir / "match-forfeited-desktop.png"), full_page=True)

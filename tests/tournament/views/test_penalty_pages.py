@@ -2,6 +2,7 @@
 (the match page, the team page, the staff navigation), as referees and directors use them."""
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -49,6 +50,38 @@ def post(client, tournament, round_, **values):
     data = {key: ("" if value is None else getattr(value, "pk", value))
             for key, value in data.items()}
     return client.post(url("penalty_create", tournament.slug), data)
+
+
+class _Hidden(HTMLParser):
+    """The hidden fields of the confirmation's form, as the browser would send them."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside, self.fields = False, {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "penalty-confirm" in (attrs.get("class") or ""):
+            self.inside = True
+        elif tag == "input" and self.inside and attrs.get("type") == "hidden":
+            self.fields.setdefault(attrs["name"], []).append(attrs.get("value") or "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+
+
+def confirmation(response) -> dict[str, list[str]]:
+    """What the confirmation page sends back when its button is pressed."""
+    assert response.status_code == 200, response
+    parser = _Hidden()
+    parser.feed(response.content.decode())
+    assert parser.fields.get("confirm"), "not the confirmation page"
+    return parser.fields
+
+
+def confirm(client, tournament, response):
+    return client.post(url("penalty_create", tournament.slug), confirmation(response))
 
 
 def test_a_referee_records_a_warning_and_sees_it_listed(client, referee, tournament, in_play):
@@ -109,6 +142,8 @@ def test_the_chief_referee_disqualifies_through_the_page(client, tournament, sta
     team = in_play.matches.first().home
     response = post(client, tournament, in_play, kind="disqualification", team=team,
                     reason="cheating")
+    assert not Penalty.objects.exists()  # shown first: it forfeits the team's matches
+    response = confirm(client, tournament, response)
     assert response.status_code == 302
     assert Penalty.objects.get().kind == "disqualification"
 
@@ -192,8 +227,8 @@ def test_staff_navigation_and_rights(client, tournament, staff_user, in_play):
 
 def test_the_audit_log_says_what_a_penalty_did(client, referee, tournament, in_play):
     match = in_play.matches.order_by("number").first()
-    post(client, tournament, in_play, kind="lateness", minutes=40, match=match,
-         team=match.home, reason="lost")
+    confirm(client, tournament, post(client, tournament, in_play, kind="lateness", minutes=40,
+                                     match=match, team=match.home, reason="lost"))
     entry = AuditEntry.objects.get(action="penalty.record")
     assert f"over the limit of 15 minutes: a default of match {match.number}" in entry.summary
     assert (f"Swiss, Round 1 match {match.number} ({match.home.code} – {match.away.code}) "

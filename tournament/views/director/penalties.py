@@ -1,4 +1,5 @@
-"""Referees' penalties: the list (filters by round and team), recording one with its reason,
+"""Referees' penalties: the list (filters by round and team), recording one with its reason
+(one that forfeits matches after a confirmation of all it does, ``penalty_confirm``),
 undoing one entered by mistake. Everything is decided by ``services.penalties``."""
 
 import django_tables2 as tables
@@ -20,8 +21,10 @@ from tournament.selectors.penalties import penalty_choices
 from tournament.selectors.penalties import penalty_list as penalties_of
 from tournament.selectors.public import public_rounds
 from tournament.services import Actor, ServiceError
-from tournament.services.penalties import record_penalty, undo_penalty
+from tournament.services.penalties import STRUCTURAL, plan_penalty, record_penalty, undo_penalty
+from tournament.services.penalty_plan import PlanChanged
 from tournament.views.access import staff_view
+from tournament.views.director.penalty_confirm import confirm_page, what_changed
 from tournament.views.listing import show_table
 
 PENALTY_PAGE_SIZE = 100
@@ -200,7 +203,10 @@ def _current_round(tournament):
 @staff_view(Perm.RECORD_PENALTY)
 def penalty_create(request, tournament):
     """Record a penalty in one round (``?round=``, or the match's with ``?match=``; the
-    round in play by default)."""
+    round in play by default). A default, lateness over the limit and a team's
+    disqualification are shown first (``penalty_confirm``) and recorded once confirmed:
+    the confirmation posts the same fields with ``confirm`` (the plan's fingerprint) and
+    ``shown`` (its lines); ``edit`` goes back to the form."""
     rounds = public_rounds(tournament)  # a penalty is recorded in a published round
     match = None
     match_id = _digits(request.GET.get("match"))
@@ -222,13 +228,26 @@ def penalty_create(request, tournament):
     form = PenaltyForm(request.POST or None, tournament=tournament, round_=round_,
                        match=match, may_disqualify=may_disqualify,
                        initial={"round": round_.pk, "match": match, "kind": Kind.WARNING})
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and "edit" not in request.POST:
         data = form.cleaned_data
+        actor = Actor.from_request(request)
+        values = {"team": data["team"], "round": data["round"], "kind": data["kind"],
+                  "reason": data["reason"], "amount": data["amount"] or 0,
+                  "minutes": data["minutes"], "match": data["match"],
+                  "player": data["player"]}
+        shown = request.POST.get("confirm") or None
         try:
-            penalty = record_penalty(
-                Actor.from_request(request), team=data["team"], round=data["round"],
-                kind=data["kind"], reason=data["reason"], amount=data["amount"] or 0,
-                minutes=data["minutes"], match=data["match"], player=data["player"])
+            # A penalty that forfeits matches is shown first, with all it does, and
+            # recorded only once confirmed as shown (issue 51).
+            if shown is None and data["kind"] in STRUCTURAL:
+                plan = plan_penalty(actor, **values)
+                if plan.needs_confirmation:
+                    return confirm_page(request, tournament, form, plan, match=match)
+            penalty = record_penalty(actor, **values, shown=shown)
+        except PlanChanged as refused:
+            return confirm_page(request, tournament, form, refused.plan, match=match,
+                                changed=what_changed(request.POST.getlist("shown"),
+                                                     refused.plan))
         except ServiceError as error:
             form.add_service_error(error)
         except PermissionDenied:
