@@ -27,7 +27,7 @@ import requests
 from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "a-Long-pass-123"  # noqa: S105
+PASSWORD = "a-Long-pass-123"
 
 # Run in a child on the server's database: a round in play, a director and a scorer.
 SETUP = """
