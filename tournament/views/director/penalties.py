@@ -245,9 +245,12 @@ def penalty_create(request, tournament):
                     return confirm_page(request, tournament, form, plan, match=match)
             penalty = record_penalty(actor, **values, shown=shown)
         except PlanChanged as refused:
-            return confirm_page(request, tournament, form, refused.plan, match=match,
-                                changed=what_changed(request.POST.getlist("shown"),
-                                                     refused.plan))
+            if not refused.plan.needs_confirmation:  # confirmed, but nothing to confirm now
+                form.add_service_error(refused)
+            else:
+                return confirm_page(request, tournament, form, refused.plan, match=match,
+                                    changed=what_changed(request.POST.getlist("shown"),
+                                                         refused.plan))
         except ServiceError as error:
             form.add_service_error(error)
         except PermissionDenied:
