@@ -41,8 +41,8 @@ from tournament.services.rounds import publish_round, start_round
 from tournament.services.stages import create_stage, enter_teams
 from tournament.services.teams import insert_team, parse_team_entry
 User = get_user_model()
-boss = User.objects.create_superuser("boss", "", "%(password)s")
-li = User.objects.create_user("li", password="%(password)s")
+boss = User.objects.create_superuser("boss", "", PASSWORD)
+li = User.objects.create_user("li", password=PASSWORD)
 t = Tournament.objects.create(name="Backup Cup", slug="backup-cup", starts_on="2026-12-06",
                               ends_on="2026-12-07", status="running")
 StaffRole.objects.create(tournament=t, user=boss, role=Role.DIRECTOR)
@@ -56,7 +56,7 @@ round_ = generate_round(actor, stage)
 publish_round(actor, round_, override_reason="test")
 start_round(actor, round_)
 print(json.dumps({"stage": stage.pk, "tables": sorted(round_.tables.values_list("pk", flat=True))}))
-""" % {"password": PASSWORD}
+""".replace("PASSWORD", repr(PASSWORD))
 
 # Run in a child on a database: its standings and its hands, as JSON.
 READ = """
