@@ -44,6 +44,7 @@ Kind = Penalty.Kind
 # A result row as the plan compares it (``TeamResult``'s values).
 ROW_FIELDS = ("match_id", "opponent_id", "outcome", "small_points", "match_points", "gins",
               "forfeit", "void", "provisional")
+_OPPONENT, _VOID = ROW_FIELDS.index("opponent_id"), ROW_FIELDS.index("void")
 STARTED = (Round.Status.IN_PLAY, Round.Status.CLOSED)
 
 
@@ -149,6 +150,8 @@ def _read_rows(forfeits: ForfeitPlan) -> tuple[dict[tuple[int, int], tuple], dic
 
 
 def _void_after(forfeits: ForfeitPlan, stage_id: int) -> set[int]:
+    """The teams whose results the stage clears after the plan (none outside a group
+    stage: ``team_results``)."""
     return forfeits.withdrawn_after.get(stage_id, set())
 
 
@@ -164,8 +167,7 @@ def _predicted(forfeits: ForfeitPlan, before: dict) -> dict[tuple[int, int], tup
             continue  # its rows come with the start of play
         if change.after is None:
             raise ValueError("a plan shows forfeits made, not forfeits undone")
-        void = _void_after(forfeits, match.round.stage_id) if \
-            match.round.stage_id in group_stages else set()
+        void = _void_after(forfeits, match.round.stage_id)
         for team, values in forfeit_rows(match, change.after).items():
             values = {**values, "match_id": match.pk,
                       "void": team in void or values["opponent_id"] in void}
@@ -177,9 +179,9 @@ def _predicted(forfeits: ForfeitPlan, before: dict) -> dict[tuple[int, int], tup
         if stage not in group_stages:
             continue
         void = _void_after(forfeits, stage)
-        should = team in void or row[1] in void
-        if row[7] != should:
-            after[round_id, team] = (*row[:7], should, row[8])
+        should = team in void or row[_OPPONENT] in void
+        if row[_VOID] != should:
+            after[round_id, team] = (*row[:_VOID], should, *row[_VOID + 1:])
     return after
 
 
