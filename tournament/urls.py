@@ -8,7 +8,7 @@ from django.views.i18n import set_language
 
 from tournament.api import api
 from tournament.converters import IdConverter
-from tournament.views import entry, public
+from tournament.views import entry, entry_queue, public
 from tournament.views.director import (
     audit,
     backups,
@@ -172,6 +172,8 @@ director_patterns = [
     path("<slug:slug>/tables/<id:pk>/hands/<id:hand>/approve/<id:seat>/",
          entry.hand_approve, name="hand_approve"),
     path("<slug:slug>/tables/<id:pk>/sign/<id:seat>/", entry.table_sign, name="table_sign"),
+    path("<slug:slug>/tables/<id:pk>/queue/", entry_queue.queue_status, name="queue_status"),
+    path("<slug:slug>/queue/discard/", entry_queue.queue_discard, name="queue_discard"),
     path("<slug:slug>/matches/<id:pk>/", entry.match_page, name="match_page"),
     path("<slug:slug>/matches/<id:pk>/desk/", desk.desk_match, name="desk_match"),
     path("<slug:slug>/matches/<id:pk>/desk/paper/", desk.desk_on_paper,

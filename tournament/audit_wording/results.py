@@ -58,6 +58,34 @@ def _device_bind_round(e: Entry) -> str:
         "actor": e.who, "n": e["tables"], "round": round_words(e["round_name"])}
 
 
+@words_for("device.discard")
+def _device_discard(e: Entry) -> str:
+    """A command a table's screen kept and never sent, let go by its scorer
+    (services.discards)."""
+    values = {"actor": e.who, "hand": e["hand"], "table": e["table_number"],
+              "seat": e.get("seat")}
+    if e["command"] == "approve":
+        text = gettext("%(actor)s discarded seat %(seat)s's approval of hand %(hand)s at "
+                       "table %(table)s, kept on the device and never sent") % values
+    else:
+        text = gettext("%(actor)s discarded a save of hand %(hand)s at table %(table)s, kept "
+                       "on the device and never sent") % values
+        if e.get("entry"):
+            text += gettext(": %(entry)s") % {"entry": hand_entry_words(e["entry"])}
+        elif e.get("cards"):
+            text += gettext(": typed by its cards")
+        if e.get("approvals"):
+            text += gettext(", with %(n)s approvals of it") % {"n": e["approvals"]}
+    why = e.get("why")
+    if why == "moved":
+        text += gettext("; the account had been moved to another table")
+    elif why == "stale":
+        text += gettext("; the hand had been changed on another device")
+    elif why == "refused":
+        text += gettext("; the server had refused it")
+    return text
+
+
 def hand_entry_words(h: Mapping) -> str:
     """A hand as a referee would say it: "knock by seat 1 4 vs 12", "gin by seat 2 vs 30",
     "draw", with a false knock (``services.hands.HandEntry`` as stored by ``as_data``)."""

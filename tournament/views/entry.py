@@ -9,6 +9,7 @@ preview replaces only its own row. Every change goes through the services (``ent
 import re
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
@@ -23,6 +24,7 @@ from tournament.pdf.base import paper_asked
 from tournament.pdf.scorecards import ResultSlips, Scorecards
 from tournament.permissions import Perm, has_perm
 from tournament.prepared import prepared_rows
+from tournament.queue_keys import queue_key, queue_name
 from tournament.selectors.anomalies import conflicts_shown, result_anomalies
 from tournament.selectors.audit import match_history
 from tournament.selectors.devices import round_bindings, round_tables, scorer_accounts
@@ -51,6 +53,7 @@ from tournament.services.request_tokens import TokenReused
 from tournament.services.rounds import open_matches
 from tournament.services.text import parse_whole_number
 from tournament.views.access import staff_view
+from tournament.views.entry_queue import refused_for_another_account
 from tournament.wording import score_text
 
 
@@ -120,6 +123,9 @@ def _context(request, tournament, table, **extra):
         "tournament": tournament, "table": table, "match": table.match, "plan": plan,
         "sheet": sheet, "rows": [(row, forms[row.hand]) for row in sheet.rows],
         "correcting": is_correction(table.match), "entry_refused": _entry_refused(request, table),
+        # The queue of commands not sent yet (entry_queue.js): this account's, encrypted.
+        "queue_name": queue_name(request.user), "queue_key": queue_key(request.user),
+        "csrf_cookie_name": settings.CSRF_COOKIE_NAME,
         **extra,
     }
 
@@ -142,6 +148,9 @@ def table_entry(request, tournament, pk):
 @staff_view(Perm.ENTER_RESULTS)
 @require_POST
 def hand_save(request, tournament, pk, hand):
+    refused = refused_for_another_account(request)  # before the table is read or bound
+    if refused is not None:
+        return refused
     table = _table(request, tournament, pk, hand)
     form = HandResultForm(request.POST, prefix=f"h{hand}")
     saved = stale = None
@@ -221,6 +230,9 @@ def hand_approve(request, tournament, pk, hand, seat):
     """A player approves the version of the hand the screen showed (``version``), or the
     version a save of this device made (``entry_token``, its request token: an approval
     queued while the save was not sent yet). JSON for the page's queue."""
+    refused = refused_for_another_account(request)  # before the table is read or bound
+    if refused is not None:
+        return refused
     table = _table(request, tournament, pk, hand)
     version = _posted_number(request, "version")
     entry_token = request.POST.get("entry_token")
