@@ -22,3 +22,23 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.isError = false;
   }
 });
+
+// Logging out while this account's table screen keeps entries not sent yet (entry_queue.js,
+// kept encrypted under the name the log-out form carries): asked first; they stay for this
+// account and are sent when it logs in again. The entry screen asks itself (its count).
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[data-logout]");
+  if (!form || event.queueAsked || !form.dataset.queueName) {
+    return;
+  }
+  let kept = null;
+  try {
+    kept = window.localStorage.getItem("dupgin-queue-" + form.dataset.queueName);
+  } catch (error) {
+    return;  // no storage: nothing was kept
+  }
+  const question = form.dataset.unsent.replace(/\{account\}/g, form.dataset.account);
+  if (kept !== null && !window.confirm(question)) {
+    event.preventDefault();
+  }
+});
