@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils.translation import gettext
 
 from tournament.audit_wording import match_name
@@ -37,20 +38,25 @@ class DeskEntered:
 def enter_line(actor: Actor, table: Table, hand: int, entry: HandEntry, *, seen_version: int,
                request_token) -> DeskEntered:
     """Save one typed line as the table's enter command (``commands.enter``), between two
-    reads of the match's revision. The match and its tables are locked first, as the save
-    itself locks the match and then its table (the same order, docs/invariants.md): every
-    save, approval and signature at the match locks it, so nothing else lands between."""
-    table_ids = sorted(Table.objects.filter(match_id=table.match_id)
-                       .values_list("pk", flat=True))
+    reads of the match's revision, under the match's lock, taken first as the save itself
+    takes it (then its table: the same order, docs/invariants.md). Every save, approval,
+    signature and sign-off at the match locks the match before it moves a revision, so
+    nothing else lands between the two reads."""
     with transaction.atomic():
-        locked = lock(matches=[table.match_id], tables=table_ids)
-        before = shown_revision(locked.one("matches"), locked.tables.values())
+        lock(matches=[table.match_id])
+        before = _revision(table.match_id)
         entered = commands.enter(actor, table.pk, hand, entry, seen_version=seen_version,
                                  request_token=request_token)
-        after = (Match.objects.filter(pk=table.match_id).values_list("revision", flat=True)
-                 .get() + sum(Table.objects.filter(pk__in=table_ids)
-                              .values_list("revision", flat=True)))
+        after = _revision(table.match_id)
     return DeskEntered(entered.result, before, after)
+
+
+def _revision(match_id: int) -> int:
+    """The match's ``shown_revision`` (its own plus its tables'), in one query."""
+    own, tables = (Match.objects.filter(pk=match_id)
+                   .annotate(tables_revision=Sum("tables__revision"))
+                   .values_list("revision", "tables_revision").get())
+    return own + (tables or 0)
 
 
 @dataclass(frozen=True)
