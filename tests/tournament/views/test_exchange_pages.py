@@ -275,16 +275,22 @@ def test_a_staff_address_is_no_short_name(client, event, tournament, make_user, 
 def test_backup_keeps_the_last_n_of_each_tournament_with_a_round_in_play(
         event, tournament, make_tournament, tmp_path, settings):
     settings.BACKUP_DIR = tmp_path / "backups"
-    quiet = make_tournament(slug="quiet")  # no round in play: not backed up
-    names = []
+    quiet = make_tournament(slug="quiet")  # no round in play: backed up the first time only
+    names, said = [], []
     for _ in range(3):
         out = io.StringIO()
         call_command("backup", "--keep", "2", stdout=out)
-        assert out.getvalue().startswith("world-cup: ")
-        names.append(list_backups()[0].name)
-    kept = list_backups()
+        said.append(out.getvalue())
+        names.append(next(b.name for b in list_backups() if b.slug == "world-cup"))
+    assert "wrote quiet-" in said[0] and "wrote world-cup-" in said[0]
+    for text in said[1:]:
+        assert "wrote world-cup-" in text and "wrote quiet-" not in text
+        assert ("left out quiet: no round in play and nothing recorded since the last "
+                "backup") in text
+    assert all("no mirror folder (the setting BACKUP_MIRROR_DIR)" in text for text in said)
+    kept = [b for b in list_backups() if b.slug == "world-cup"]
     assert [b.name for b in kept] == [names[2], names[1]]  # the oldest was dropped
-    assert {b.slug for b in kept} == {"world-cup"}
+    assert {b.slug for b in list_backups()} == {"world-cup", "quiet"}
     assert stat.S_IMODE(os.stat(settings.BACKUP_DIR).st_mode) == 0o700
     for backup in kept:
         path = settings.BACKUP_DIR / backup.name
