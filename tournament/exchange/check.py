@@ -2,7 +2,8 @@
 and the plan the writer follows (``ImportPlan``): the account each person of the file
 becomes, the short name, the people, the tournament's settings, the teams, deal keys and
 stages. The rounds, their play, the penalties and the audit are checked by
-``check_rounds.RoundChecks``, which the plan inherits.
+``check_rounds.RoundChecks``, the rows' history by ``history.HistoryChecks``, which the plan
+inherits.
 
 What the import changes of a file without refusing it is a note (``notes``), said in the
 preview and by the command: a PIN hash that is not this software's own (``PinHasher`` at its
@@ -21,6 +22,7 @@ from scoring import deals as dealing
 from tournament.exchange.check_rounds import RoundChecks
 from tournament.exchange.common import parse_utc
 from tournament.exchange.export import TOURNAMENT_FIELDS, map_schedule
+from tournament.exchange.history import HistoryChecks, version_1_note
 from tournament.exchange.problems import COMMAND_LINE, MAX_MESSAGES, Door, unique_index
 from tournament.exchange.schema import SCHEMA
 from tournament.exchange.validator import path_of, validate
@@ -29,7 +31,7 @@ from tournament.models import Player, TableDevice, Tournament
 from tournament.models.tournament import slug_taken, validate_time_zone
 
 
-class ImportPlan(RoundChecks):
+class ImportPlan(RoundChecks, HistoryChecks):
     """Everything the schema cannot say, checked before a row is written (``check``);
     ``errors`` lists every problem found, and a plan without one is what the writer
     follows: ``slug``, ``accounts`` (file name → (account id or None for a new
@@ -83,6 +85,10 @@ class ImportPlan(RoundChecks):
         self.rounds()
         self.penalties()
         self.audit()
+        self.history()
+        note = version_1_note(d)
+        if note:
+            self.notes.append(note)
 
     def person_accounts(self) -> None:
         """The account each person of the file becomes: a new inactive one under the

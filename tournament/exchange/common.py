@@ -1,12 +1,21 @@
-"""What the export and the import share: times, the file's text form, and how the ids in
-the audit entries' data become natural keys."""
+"""What the export and the import share: times, the file's text form, the tournament's
+fields, how the ids in the audit entries' data become natural keys, and how a stored
+schedule's ids do."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 
+from tournament.models import Tournament
+
 UTC = dt.UTC
+
+TOURNAMENT_FIELDS = (
+    "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
+    "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
+    "tiebreak_order", *Tournament.PUBLIC_FIELDS, "created_at", "updated_at",
+)
 
 # The keys of an audit entry's data that hold a database id, and what kind of row it is;
 # the file holds the row's natural key instead (docs/formats.md).
@@ -42,3 +51,22 @@ def dump(document: dict) -> str:
     break, so one tournament always gives the same bytes."""
     return json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1,
                       separators=(",", ": "), allow_nan=False) + "\n"
+
+
+def map_schedule(schedule, team, group):
+    """A stored schedule with its teams and groups passed through ``team`` and ``group``
+    (ids to natural keys on export, back on import)."""
+    if schedule is None:
+        return None
+    out = dict(schedule)
+    if "groups" in schedule:
+        out["groups"] = {group(name): [[[team(t) for t in board] for board in boards]
+                                       for boards in rounds]
+                         for name, rounds in schedule["groups"].items()}
+    if "bracket" in schedule:
+        out["bracket"] = [[team(t) for t in board] for board in schedule["bracket"]]
+    if "swaps" in schedule:
+        out["swaps"] = [{**swap, **({"group": group(swap["group"])} if "group" in swap else {}),
+                         "teams": [team(t) for t in swap["teams"]]}
+                        for swap in schedule["swaps"]]
+    return out

@@ -5,6 +5,7 @@ user names), never by database ids, and written in a fixed order, so the same to
 always gives the same bytes. Without ``secrets`` the file leaves out what must stay secret:
 the key of a deal key not yet revealed, the deals (and the cards entered in cards mode, and
 the referee's notes on them) of every round not closed, and the players' PIN hashes.
+The change history of the rows is written by ``history.export_history``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournament.exchange.common import AUDIT_REFERENCES, DATABASE_ACTIONS, dump, utc_text
+from tournament.exchange.common import (
+    AUDIT_REFERENCES,
+    DATABASE_ACTIONS,
+    TOURNAMENT_FIELDS,
+    dump,
+    map_schedule,
+    utc_text,
+)
+from tournament.exchange.history import export_history
 from tournament.exchange.schema import FORMAT, VERSION
 from tournament.models import (
     Approval,
@@ -38,12 +47,6 @@ from tournament.models import (
     Tournament,
 )
 
-TOURNAMENT_FIELDS = (
-    "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
-    "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
-    "tiebreak_order", *Tournament.PUBLIC_FIELDS, "created_at", "updated_at",
-)
-
 
 def _plain(value):
     if isinstance(value, dt.datetime):
@@ -51,25 +54,6 @@ def _plain(value):
     if isinstance(value, dt.date):
         return value.isoformat()
     return value
-
-
-def map_schedule(schedule, team, group):
-    """A stored schedule with its teams and groups passed through ``team`` and ``group``
-    (ids to natural keys on export, back on import)."""
-    if schedule is None:
-        return None
-    out = dict(schedule)
-    if "groups" in schedule:
-        out["groups"] = {group(name): [[[team(t) for t in board] for board in boards]
-                                       for boards in rounds]
-                         for name, rounds in schedule["groups"].items()}
-    if "bracket" in schedule:
-        out["bracket"] = [[team(t) for t in board] for board in schedule["bracket"]]
-    if "swaps" in schedule:
-        out["swaps"] = [{**swap, **({"group": group(swap["group"])} if "group" in swap else {}),
-                         "teams": [team(t) for t in swap["teams"]]}
-                        for swap in schedule["swaps"]]
-    return out
 
 
 def export_tournament(tournament: Tournament, *, secrets: bool = False) -> dict:
@@ -135,6 +119,7 @@ class _Exporter:
             "penalties": self.penalties(),
         }
         document["audit"] = self.audit()
+        document["history"] = export_history(self)
         document["staff"].sort(key=lambda s: s["user"])
         users = get_user_model().objects.filter(pk__in=self.user_ids)
         document["people"] = sorted(

@@ -28,8 +28,8 @@ says so in its notes (``ImportPlan.notes``: the preview shows them, the command 
 This module is the entry point that ties the steps together; each step has its module:
 ``read.read_document`` (the bytes to a document), ``validator.validate`` against
 ``schema.SCHEMA``, ``check_texts.check_texts``, ``check.ImportPlan`` (what the schema cannot
-say, with ``check_rounds``), ``write.TournamentWriter`` (the rows), and ``problems`` (how
-a refusal is worded).
+say, with ``check_rounds`` and ``history``), ``write.TournamentWriter`` (the rows and their
+history), and ``problems`` (how a refusal is worded).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from tournament.exchange.check import ImportPlan
 from tournament.exchange.check_texts import check_texts
 from tournament.exchange.common import IMPORT_ACTION
 from tournament.exchange.problems import COMMAND_LINE, MAX_MESSAGES, Door, ImportRefused
-from tournament.exchange.schema import SCHEMA, VERSION
+from tournament.exchange.schema import SCHEMA, SCHEMAS
 from tournament.exchange.validator import validate
 from tournament.exchange.write import TournamentWriter
 from tournament.models import StaffRole, Tournament
@@ -59,7 +59,7 @@ def review_import(document: dict, *, slug: str | None = None,
     rules of texts) and every problem found (none: it can be imported). The import page
     shows both as its preview."""
     errors: list[str] = []
-    validate(document, SCHEMA, [], errors, MAX_MESSAGES)
+    validate(document, SCHEMAS.get(document.get("version"), SCHEMA), [], errors, MAX_MESSAGES)
     if errors:
         return None, errors
     check_texts(document, errors)
@@ -105,7 +105,7 @@ def import_tournament(document: dict, *, slug: str | None = None,
             with keeping_given_times():
                 tournament = TournamentWriter(document, plan).write()
             made_director = _importer_directs(actor, tournament)
-            audit(actor, tournament, IMPORT_ACTION, version=VERSION,
+            audit(actor, tournament, IMPORT_ACTION, version=document["version"],
                   teams=len(document["teams"]), rounds=len(document["rounds"]),
                   hands=plan.hand_count, secrets=document["secrets"],
                   original_slug=document["tournament"]["slug"],

@@ -1,8 +1,8 @@
 """A tournament file's bytes read as a JSON document: at most ``IMPORT_MAX_BYTES``, UTF-8,
 JSON nested at most ``IMPORT_MAX_DEPTH`` levels, every number at most
 ``MAX_NUMBER_LENGTH`` characters long and finite (no NaN or Infinity), and a tournament file
-of the version this software reads; ImportRefused says why not. Nothing else is checked
-here.
+of a version this software reads (``schema.READ_VERSIONS``); ImportRefused says why not.
+Nothing else is checked here.
 
 A number is measured before Python makes it an integer or a float (issue 48): an integer of
 thousands of digits costs time to convert, and past 4,300 digits Python refuses it with a
@@ -18,7 +18,7 @@ import re
 from django.conf import settings
 
 from tournament.exchange.problems import ImportRefused
-from tournament.exchange.schema import FORMAT, VERSION
+from tournament.exchange.schema import FORMAT, READ_VERSIONS
 
 MAX_NUMBER_LENGTH = 20  # -9223372036854775808, the smallest 64-bit integer
 
@@ -60,8 +60,9 @@ def read_document(data: bytes) -> dict:
         raise ImportRefused([f"format: this is not a tournament file (it must say "
                              f"\"format\": \"{FORMAT}\")"])
     version = document.get("version")
-    if version != VERSION:
-        raise ImportRefused([f"version: this software reads version {VERSION} of the "
+    if isinstance(version, bool) or version not in READ_VERSIONS:
+        readable = " and ".join(str(v) for v in READ_VERSIONS)
+        raise ImportRefused([f"version: this software reads versions {readable} of the "
                              f"tournament file, not version {json.dumps(version)}"])
     return document
 

@@ -7,7 +7,10 @@ parts, uniqueness, the scores) the import checks next (``check.py``, ``check_rou
 from __future__ import annotations
 
 FORMAT = "duplicate-gin-tournament"
-VERSION = 1
+# Version 2 (issue 50) carries the history of the rows; version 1, written before, is the
+# same without it, and is still read (``SCHEMAS``).
+VERSION = 2
+READ_VERSIONS = (1, 2)
 
 UTC_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
@@ -283,6 +286,52 @@ AUDIT = _object({
     "ip_address": _str(45, null=True),
 })
 
+CODE_OR_NULL = _str(10, null=True, pattern=CODE, description="a team code or null")
+
+
+def _versions(row: dict, fields: dict) -> dict:
+    """The history of one kind of row: each version as it was saved, oldest first; the
+    row named by ``row`` (its natural key), its fields as the model names them."""
+    return _array(_object({
+        **row,
+        "at": _time(),
+        "type": {"enum": ["+", "~", "-"], "description": "+ created, ~ changed, - deleted"},
+        "user": PERSON,
+        "reason": _str(100, null=True),
+        "fields": _object(fields),
+    }))
+
+
+HISTORY = _object({
+    "tournament": _versions({}, TOURNAMENT["properties"]),
+    "teams": _versions({"team": TEAM}, {
+        "name": NAME, "code": TEAM, "country": _str(100),
+        "seed": _int(1, 2**31 - 1, null=True)}),
+    "players": _versions({"team": TEAM, "player": _int(1, 3)}, {
+        "team": CODE_OR_NULL, "name": NAME, "federation_id": _str(30),
+        "number": _int(1, 3), "is_reserve": _bool()}),
+    "stages": _versions({"stage": STAGE}, {
+        **{name: STAGE_OBJECT["properties"][name] for name in (
+            "name", "kind", "order", "swiss_rounds", "third_place_match", "schedule",
+            "qualify_from", "qualifiers_per_group", "extra_qualifiers")}}),
+    "rounds": _versions({"stage": STAGE, "round": _int(1, SMALL)}, {
+        "stage": _str(60, null=True),
+        **{name: ROUND["properties"][name] for name in (
+            "number", "status", "created_at", "published_at", "started_at", "closed_at",
+            "publish_override_reason")},
+        "rule_settings": ROUND["properties"]["rules"]}),
+    "matches": _versions({"stage": STAGE, "round": _int(1, SMALL), "match": _int(1, SMALL)}, {
+        "round": _int(1, SMALL, null=True),
+        **{name: MATCH["properties"][name] for name in (
+            "number", "group", "extra_hands", "home_total", "away_total", "signed_off_at",
+            "signed_off_by", "forfeited_by")},
+        "home": CODE_OR_NULL, "away": CODE_OR_NULL, "revision": _int(0, 2**31 - 1)}),
+    "round_entries": _versions({"stage": STAGE, "round": _int(1, SMALL), "team": TEAM}, {
+        "round": _int(1, SMALL, null=True), "team": CODE_OR_NULL,
+        "match": _int(1, SMALL, null=True), "side": _enum("home", "away", "bye"),
+        "first_player": _int(1, 3, null=True), "second_player": _int(1, 3, null=True)}),
+})
+
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A Duplicate Gin tournament",
@@ -317,5 +366,17 @@ SCHEMA = {
         "rounds": _array(ROUND),
         "penalties": _array(PENALTY),
         "audit": _array(AUDIT),
+        "history": HISTORY,
     }),
 }
+
+
+def _version_1() -> dict:
+    """Version 1: the same file without the history."""
+    properties = {name: node for name, node in SCHEMA["properties"].items() if name != "history"}
+    return {**SCHEMA, "properties": {**properties, "version": {"const": 1}},
+            "required": [name for name in SCHEMA["required"] if name != "history"]}
+
+
+# The schema of each version this software reads.
+SCHEMAS = {1: _version_1(), VERSION: SCHEMA}

@@ -1,7 +1,9 @@
 """A checked tournament file written to the database (``TournamentWriter``): parents
 first, in the order the database's triggers accept (matches before their round entries and
 tables, deals before the results played on them, a result version before its approvals),
-the big tables (hand results, approvals, signatures, team results) by executemany."""
+the big tables (hand results, approvals, signatures, team results) by executemany; last the
+rows' history (``history.write_history``; one "created" version per row for a version 1
+file, ``history.write_created``), none of it by the rows' own saves."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from django.db import connection
 from tournament.exchange.check import ImportPlan
 from tournament.exchange.common import AUDIT_REFERENCES, parse_utc
 from tournament.exchange.export import TOURNAMENT_FIELDS, map_schedule
+from tournament.exchange.history import write_created, write_history
 from tournament.exchange.problems import MAX_MESSAGES, ImportRefused, show_value
 from tournament.models import (
     Approval,
@@ -83,7 +86,12 @@ class TournamentWriter:
                       ends_on=dt.date.fromisoformat(t["ends_on"]),
                       created_at=parse_utc(t["created_at"]),
                       updated_at=parse_utc(t["updated_at"]))
-        self.t = tournament = Tournament.objects.create(**values)
+        # The rows' history is the file's (``write_history``), or for a version 1 file one
+        # "created" version per row (``write_created``): none is written by their saves.
+        self.t = tournament = Tournament(**values)
+        tournament.skip_history_when_saving = True
+        tournament.save(force_insert=True)
+        del tournament.skip_history_when_saving  # the caller's saves keep their history
         StaffRole.objects.bulk_create(
             StaffRole(tournament=tournament, user_id=self.user[s["user"]], role=s["role"],
                       is_chief_referee=s["chief_referee"]) for s in d["staff"])
@@ -93,6 +101,10 @@ class TournamentWriter:
         self.rounds()
         self.penalties()
         self.audit()
+        if "history" in d:
+            write_history(self)
+        else:
+            write_created(self)
         return tournament
 
     def users(self) -> None:
@@ -164,7 +176,9 @@ class TournamentWriter:
             stage.schedule = map_schedule(
                 s["schedule"], lambda code: None if code is None else self.team[code],
                 lambda name, pk=stage.pk: str(self.group[(pk, name)]))
+            stage.skip_history_when_saving = True
             stage.save(update_fields=["qualify_from", "schedule"])
+            del stage.skip_history_when_saving
 
     def rounds(self) -> None:
         d = self.d
