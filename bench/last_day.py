@@ -217,6 +217,10 @@ NOT_GET: dict[str, str] = {
     "director:deal_replace": "a form's POST",
     "director:import_preview": "the preview of an uploaded file: timed by bench/exchange.py",
     "director:backup_restore": "a form's POST",
+    "director:backup_now": "a form's POST (a backup taken at once)",
+    "director:queue_discard": "the entry screen's POST of a command its device discards",
+    "director:queue_status": "the entry screen's check of where its kept commands may go, "
+                             "asked only while it holds one (JSON, a few queries)",
     "api:enter_hand": "a device's PUT",
     "api:approve_hand": "a device's POST",
     "api:sign_table": "a device's POST",
