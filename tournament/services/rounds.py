@@ -137,7 +137,7 @@ def close_round(actor: Actor, round_: Round) -> Round:
         round_.save(update_fields=["status", "closed_at"])
         audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_))
         record_lots(actor, round_)  # lots that decided a place in the standings, if any
-        want_backup(f"{tournament.slug}: {round_name(round_)} closed")
+        want_backup(f"{tournament.slug}: {round_.stage.name}, {round_.label} closed")
     return round_
 
 
@@ -161,7 +161,7 @@ def close_reopened_round(actor: Actor, round_: Round) -> Round | None:
         audit(actor, tournament, "round.close", round=round_.pk, round_name=round_name(round_),
               reopened=True)
         record_lots(actor, round_)
-        want_backup(f"{tournament.slug}: {round_name(round_)} closed again")
+        want_backup(f"{tournament.slug}: {round_.stage.name}, {round_.label} closed again")
     return round_
 
 

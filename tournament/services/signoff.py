@@ -81,7 +81,8 @@ def sign_off_match(actor: Actor, match: Match, *, revision: int | None = None) -
         audit(actor, tournament, "match.sign_off", match=match.pk,
               match_name=match_name(match), totals=[home, away])
         if is_knockout(match):  # a place decided: a backup at once (services.backups)
-            want_backup(f"{tournament.slug}: {match_name(match)} signed off")
+            want_backup(f"{tournament.slug}: match {match.number} of {match.round.stage.name}, "
+                        f"{match.round.label} signed off")
     return match
 
 
