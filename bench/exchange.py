@@ -13,6 +13,10 @@ of ``--runs`` runs, with the target (< 60 s each):
   database under a new short name each run (its people mapped to their own accounts);
 - whether the imported copy exports to the same bytes (with its short name put back), and
   the integrity check of the copy;
+- the rows' history in the file (issue 50): how many versions, how many bytes, and the
+  time of its part of the export (``history.export_history``) and of the import (its
+  checks, ``HistoryChecks.history``, and its writing, ``history.write_history``), each the
+  median of the runs above;
 - the same through the web pages (issue 25), as an administrator in Django's test client:
   the settings page's download with secrets (and whether it is the command's bytes), the
   upload, the preview (every check), the confirmation (checks again, then writes), and
@@ -84,6 +88,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="dupgin-exchange-"))
     path = folder / "event.json"
 
+    spent = time_history_parts()
     exports = []
     for _ in range(args.runs):
         started = time.perf_counter()
@@ -112,6 +117,18 @@ def main() -> None:
     print(f"import_tournament: {median:.1f} s, median of {args.runs} {verdict(median)}; runs: "
           + ", ".join(f"{s:.1f} s" for s in imports))
 
+    history = json.loads(path.read_bytes())["history"]
+    versions = sum(len(v) for v in history.values())
+    from tournament.exchange.common import dump
+
+    size = len(dump(history).encode())
+    print(f"history: {versions:,} versions ("
+          + ", ".join(f"{kind} {len(v):,}" for kind, v in history.items())
+          + f"), {size / 1e6:.1f} MB; export "
+          f"{statistics.median(spent['export']):.2f} s, import: checks "
+          f"{statistics.median(spent['check']):.2f} s, writing "
+          f"{statistics.median(spent['write']):.2f} s (medians)")
+
     again = folder / "again.json"
     call_command("export_tournament", "exchange-copy-1", "--include-secrets", "-o",
                  str(again), stderr=io.StringIO())
@@ -126,6 +143,28 @@ def main() -> None:
     path.unlink()
     again.unlink()
     folder.rmdir()
+
+
+def time_history_parts() -> dict[str, list[float]]:
+    """The history's part of each export and import, timed as they run: the functions
+    the export and the import call are wrapped (in this process only)."""
+    from tournament.exchange import check, export, write
+
+    spent: dict[str, list[float]] = {"export": [], "check": [], "write": []}
+
+    def timed(name, function):
+        def run(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name].append(time.perf_counter() - started)
+        return run
+
+    export.export_history = timed("export", export.export_history)
+    check.ImportPlan.history = timed("check", check.ImportPlan.history)
+    write.write_history = timed("write", write.write_history)
+    return spent
 
 
 def web(path: Path, people: list[str], folder: Path) -> None:

@@ -7,7 +7,8 @@ file without a single problem is written, in one transaction, all or nothing, in
 the database's triggers accept (matches before their round entries and tables, deals before
 the results played on them, a result version before its approvals), and audited as one
 entry. The times in the file are kept: the rows' automatic times are switched off while it
-is written.
+is written. So is the rows' history: a version 2 file carries it and it is written as it is
+(``history.py``); a version 1 file, written before, gives each row one "created" version.
 
 People are named by their user name. A file never takes over an account of this database
 by its name: a person of the file becomes a new inactive account without a usable password
