@@ -49,6 +49,7 @@ from tournament.models.fields import keeping_given_times
 from tournament.models.staff import Role
 from tournament.models.tournament import slug_taken
 from tournament.permissions import forget_cached_roles
+from tournament.services.backups import want_backup
 from tournament.services.base import Actor, audit
 
 
@@ -111,6 +112,8 @@ def import_tournament(document: dict, *, slug: str | None = None,
                   hands=plan.hand_count, secrets=document["secrets"],
                   original_slug=document["tournament"]["slug"],
                   made_director=made_director, pins_dropped=len(plan.dropped_pins))
+            # A tournament arrived: backed up at once (services.backups).
+            want_backup(f"{tournament.slug}: imported")
     except DatabaseError as error:
         raise ImportRefused([f"the database refused the file, nothing was imported: "
                              f"{error}"]) from None

@@ -96,3 +96,14 @@ def test_old_files_go_by_count_and_by_age_but_the_newest_stays(tmp_path):
     files = [File(f"g{n}", n) for n in range(5)]
     assert drop_files(tmp_path, files, 3, max_age=dt.timedelta(days=30), now=now) == [
         "g3", "g4"]
+
+
+def test_an_import_wants_a_backup_at_once(tournament, django_capture_on_commit_callbacks):
+    from tournament.exchange.export import export_text
+    from tournament.exchange.import_ import import_tournament
+    from tournament.exchange.read import read_document
+
+    document = read_document(export_text(tournament).encode())
+    with django_capture_on_commit_callbacks(execute=True):
+        import_tournament(document, slug="copy")
+    assert BackupState.objects.get().wanted_why == "copy: imported"
