@@ -68,10 +68,12 @@ def record_discarded(actor: Actor, table_id: int, *, command: str, hand: int,
             % {"hand": hand, "hands": table.match.hands})
     if command == tokens.APPROVE and seat not in (1, 2):
         raise ServiceError(gettext("choose seat 1 or 2"))
-    target = tokens.target(command, table=table.pk, hand=hand, seat=seat)
     with transaction.atomic():
         lock(tables=[table.pk])  # a save with the same token waits, or is seen here
-        if any((use.kind, use.target) == (command, target) for use in tokens.uses_of(token)):
+        # Done with this token by this account (here, or at the table it was typed for
+        # before the account was moved): it reached the server, nothing is discarded.
+        if any((use.kind, use.user_id) == (command, actor.user.pk)
+               for use in tokens.uses_of(token)):
             return Discarded(done=True)
         if AuditEntry.objects.filter(tournament=tournament, action=DISCARD,
                                      data__request_token=str(token)).exists():

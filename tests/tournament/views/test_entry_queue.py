@@ -176,6 +176,10 @@ def test_a_command_that_had_reached_the_server_is_not_discarded(scorer, tourname
                    request_token=token)
     answer = discard(scorer, tournament, tables[1], request_token=str(token))
     assert answer.json() == {"ok": True, "done": True}
+    # Sent on to the table the account was moved to, then discarded there: it had reached
+    # the server at the first table all the same.
+    moved = discard(scorer, tournament, tables[2], request_token=str(token), hand="3")
+    assert moved.json() == {"ok": True, "done": True}
     assert not AuditEntry.objects.filter(action="device.discard").exists()
     assert HandResult.objects.get(hand=2).request_token == token
 
