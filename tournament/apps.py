@@ -7,12 +7,13 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The public cache listens to the services' announcements in every process
-        # (management commands included), not only in the web server's; the PDF font's
+        # The public cache and the shared cache's purges listen to the services'
+        # announcements in every process (management commands included), not only in the
+        # web server's; the PDF font's
         # system check and what several servers must share are registered (manage.py check).
         # Audit entries are worded in the reader's language by tournament.audit_wording,
         # which imports the models (they do not import it).
-        from tournament import deploy_checks, public_cache  # noqa: F401
+        from tournament import cache_purge, deploy_checks, public_cache  # noqa: F401
         from tournament.audit_wording import sentence
         from tournament.models.audit import word_entries_with
         from tournament.pdf import fonts  # noqa: F401

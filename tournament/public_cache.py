@@ -47,7 +47,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags
-from django.utils.translation import get_language_from_request
+from django.utils.translation import get_language
 
 from tournament import first_start
 from tournament.services.events import public_data_changed
@@ -141,8 +141,15 @@ def release() -> str:
     return digest.hexdigest()[:12]
 
 
+def is_marked_public(response) -> bool:
+    """Whether a public view (or this cache, handing out a kept page) marked it."""
+    return getattr(response, _CACHEABLE, None) is not None
+
+
 def _entry_key(request) -> str:
-    language = get_language_from_request(request, check_path=False)
+    # The language the language middleware chose (from the address, or for the API from
+    # Accept-Language): before this middleware, so always set here.
+    language = getattr(request, "LANGUAGE_CODE", None) or get_language()
     address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     digest = hashlib.sha256(address.encode()).hexdigest()[:32]
     return f"public:page:{release()}:{language}:{digest}"
@@ -175,13 +182,19 @@ def before_scope(before: dict[str, str]) -> str:
     return list(before)[-1]
 
 
+def anonymous_reader(request) -> bool:
+    """Nobody signed in, no message waiting for them, no table device (it sends an
+    Authorization header): what such a reader is answered may be shared."""
+    return not (settings.SESSION_COOKIE_NAME in request.COOKIES
+                or "messages" in request.COOKIES or "HTTP_AUTHORIZATION" in request.META)
+
+
 def _servable(request) -> bool:
     """An anonymous GET that the rest of the stack would not turn away: a host the site
     serves (an unknown Host header goes on to be refused) and, when the site redirects to
     HTTPS, a secure request."""
-    if (request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES
-            or "messages" in request.COOKIES or "HTTP_AUTHORIZATION" in request.META):
-        return False  # (a table device's request is its own, never the public's)
+    if request.method != "GET" or not anonymous_reader(request):
+        return False
     if settings.SECURE_SSL_REDIRECT and not request.is_secure():
         return False
     try:
@@ -227,6 +240,7 @@ def _answer(request, entry: dict, how: str) -> HttpResponse:
             response["ETag"] = etag
     response["Vary"] = entry["vary"]
     response["X-Public-Cache"] = how
+    setattr(response, _CACHEABLE, entry["scope"])
     return response
 
 

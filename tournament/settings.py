@@ -96,15 +96,23 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: gzip what an anonymous reader is sent (tournament/compression.py).
-    "tournament.compression.AnonymousGZipMiddleware",
-    # First: a cached public page is answered before sessions and authentication run.
-    "tournament.public_cache.PublicCacheMiddleware",
+    # First: security headers and the HTTPS redirect, then the static files, answered before
+    # any middleware of the public site does any work (issue 53).
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Gzip what an anonymous reader is sent (tournament/compression.py).
+    "tournament.compression.AnonymousGZipMiddleware",
+    # Every answer's Cache-Control, ETag and Vary for a shared cache in front
+    # (tournament/cache_headers.py): outside the public cache, so a kept page gets them
+    # too; inside gzip, so an entity tag is made of the plain body.
+    "tournament.cache_headers.SharedCacheHeadersMiddleware",
+    # The language, from the address for public pages: before the public cache, which keeps
+    # a page under its language, and before sessions (it needs none).
     "django.middleware.locale.LocaleMiddleware",
+    # A cached public page is answered before sessions and authentication run.
+    "tournament.public_cache.PublicCacheMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -211,6 +219,14 @@ BACKUP_SNAPSHOTS_KEPT = env.int("BACKUP_SNAPSHOTS_KEPT", default=12)
 BACKUP_KEEP_DAYS = env.int("BACKUP_KEEP_DAYS", default=30)
 # While results come in, a public page is built again at most this often (seconds).
 PUBLIC_CACHE_GRACE_SECONDS = env.float("PUBLIC_CACHE_GRACE_SECONDS", default=1.0)
+# A shared cache in front (nginx, Varnish, a CDN; docs/deploy.md) keeps a public answer this
+# many seconds (s-maxage), and may hand out its old copy for the grace while it fetches a new
+# one: a change reaches readers behind it within the two together (tournament/cache_headers.py).
+PUBLIC_SHARED_CACHE_SECONDS = env.int("PUBLIC_SHARED_CACHE_SECONDS", default=1)
+# Where the shared cache takes purges (empty: none; docs/deploy.md, "Purging"): after every
+# change, PUBLIC_CACHE_PURGE_METHOD requests for the changed tournament's addresses.
+PUBLIC_CACHE_PURGE_URL = env.str("PUBLIC_CACHE_PURGE_URL", default="").strip()
+PUBLIC_CACHE_PURGE_METHOD = env.str("PUBLIC_CACHE_PURGE_METHOD", default="PURGE")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -111,7 +111,7 @@ def test_a_reader_with_a_session_is_never_served_nor_stored(client, tournament, 
 def test_each_language_has_its_own_copy(client, tournament, event):
     url = standings_url(tournament)
     english = client.get(url)
-    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    chinese = client.get("/zh-hans" + url)
     assert chinese["X-Public-Cache"] == "miss"
     assert '<html lang="zh-hans">' in chinese.content.decode()
     assert client.get(url)["X-Public-Cache"] == "hit"
@@ -138,7 +138,7 @@ def test_a_reader_that_accepts_gzip_gets_the_page_compressed_once(client, tourna
     again = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert again["X-Public-Cache"] == "hit" and gzip.decompress(again.content) == page
     for response in (first, plain, again):
-        assert "Accept-Encoding" in response["Vary"] and "Cookie" in response["Vary"]
+        assert response["Vary"] == "Accept-Encoding"  # never Cookie (issue 53)
     # One page, two encodings: the gzip copy's tag is the weak form of the plain one's, and
     # either answers a conditional request in either encoding.
     assert first["ETag"] == f"W/{plain['ETag']}"

@@ -1,0 +1,135 @@
+"""What a shared cache in front of the site may keep, said in every answer's headers
+(issue 53; docs/deploy.md, *A shared cache in front*; docs/public.md, *How fresh*).
+
+A world final is read by more people than one application server can answer; the standard
+way to serve them is a shared cache in front (nginx's ``proxy_cache``, Varnish, a CDN) that
+obeys the application's headers. So every answer says what it is:
+
+- **A public answer** (a public page, download or API read that an anonymous reader asked
+  for with GET or HEAD and got whole, 200 or 304): ``Cache-Control: public, max-age=0,
+  s-maxage=S, stale-while-revalidate=G``. ``S`` (``PUBLIC_SHARED_CACHE_SECONDS``, 1 s) is how
+  long a shared cache keeps it; ``G`` (the grace, ``PUBLIC_CACHE_GRACE_SECONDS``) how long it
+  may hand out its old copy while it fetches the new one. Browsers keep nothing without
+  asking (``max-age=0``) but ask cheaply: an ``ETag`` and a ``Last-Modified`` are on every
+  public answer, and ``If-None-Match`` and ``If-Modified-Since`` are answered 304. It varies
+  on ``Accept-Encoding`` (gzip or not), and an API answer on ``Accept-Language`` too; never
+  on ``Cookie``: nothing a public answer holds depends on a cookie (the language is in the
+  address, ``tournament/language.py``).
+- **Everything else** is ``Cache-Control: private, no-store``: whatever a signed-in person
+  (a session cookie or a message waiting for them) or a table device (an ``Authorization``
+  header) is answered, every staff page, every refusal and error, every POST. A shared cache
+  never keeps it and never hands it to anyone else, whatever its own configuration says
+  about sessions.
+
+Why a signed-off result still reaches a reader within 2 seconds: the application's own cache
+(``tournament.public_cache``) hands out a page built before a change for at most the grace
+after it was built, and the shared cache keeps what it was given for ``S`` more, then fetches
+it again in the background: the page is at most ``G + S`` behind, plus the time to build it.
+
+Static files never reach this middleware: WhiteNoise, before it, answers them with headers
+of its own (a year for the versioned names).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+from django.conf import settings
+from django.http import HttpResponseNotModified
+from django.utils.cache import patch_cache_control
+from django.utils.http import http_date, parse_etags, parse_http_date_safe
+
+from tournament.public_cache import API_PREFIX, anonymous_reader, is_marked_public
+
+PUBLIC_STATUSES = (200, 304)
+
+
+def shared_seconds() -> int:
+    """How long a shared cache keeps a public answer (``s-maxage``)."""
+    return max(0, int(getattr(settings, "PUBLIC_SHARED_CACHE_SECONDS", 1)))
+
+
+def stale_seconds() -> int:
+    """How long a shared cache may hand out its old copy while it fetches a new one: no
+    longer than the application's own grace."""
+    return max(0, math.floor(getattr(settings, "PUBLIC_CACHE_GRACE_SECONDS", 1.0)))
+
+
+def is_public_answer(request, response) -> bool:
+    """A whole answer for an anonymous reader, marked public by its view (or an API read)."""
+    if request.method not in ("GET", "HEAD") or response.status_code not in PUBLIC_STATUSES:
+        return False
+    if not anonymous_reader(request) or response.cookies or response.has_header("Set-Cookie"):
+        return False
+    if "private" in response.get("Cache-Control", ""):
+        return False  # a view that said so itself
+    return is_marked_public(response) or request.path_info.startswith(API_PREFIX)
+
+
+def _public_vary(request) -> str:
+    if request.path_info.startswith(API_PREFIX):
+        return "Accept-Encoding, Accept-Language"  # the API's language is Accept-Language
+    return "Accept-Encoding"
+
+
+def _tag(response) -> str | None:
+    """The answer's entity tag, made from its body when its view gave none."""
+    if response.has_header("ETag"):
+        return response["ETag"]
+    if response.streaming or response.status_code != 200:
+        return None
+    response["ETag"] = '"' + hashlib.sha256(response.content).hexdigest()[:24] + '"'
+    return response["ETag"]
+
+
+def _not_modified(request, etag: str | None, last_modified: str | None) -> bool:
+    """RFC 9110 §13.2.2: If-None-Match (weak comparison) when it is sent, else
+    If-Modified-Since against Last-Modified."""
+    if "HTTP_IF_NONE_MATCH" in request.META:
+        tags = {tag.removeprefix("W/") for tag in
+                parse_etags(request.META["HTTP_IF_NONE_MATCH"])}
+        return etag is not None and (etag.removeprefix("W/") in tags or "*" in tags)
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    modified = parse_http_date_safe(last_modified or "")
+    return since is not None and modified is not None and modified <= since
+
+
+def make_public(request, response):
+    etag = _tag(response)
+    if response.status_code == 200 and not response.has_header("Last-Modified"):
+        response["Last-Modified"] = http_date()  # as of now: built for this answer
+    if response.status_code == 200 and _not_modified(request, etag,
+                                                     response.get("Last-Modified")):
+        answer = HttpResponseNotModified()
+        for name in ("ETag", "Last-Modified", "Content-Language", "X-Public-Cache"):
+            if response.has_header(name):
+                answer[name] = response[name]
+        response = answer
+    response["Cache-Control"] = (
+        f"public, max-age=0, s-maxage={shared_seconds()}, "
+        f"stale-while-revalidate={stale_seconds()}")
+    response["Vary"] = _public_vary(request)
+    return response
+
+
+def make_private(response):
+    if response.has_header("Cache-Control"):
+        # Whatever a view said about keeping it (max-age, public), it is kept by no one.
+        del response["Cache-Control"]
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+class SharedCacheHeadersMiddleware:
+    """Cache-Control, ETag, Last-Modified and Vary on every answer (see the module's
+    docstring); it sits outside the public cache, so kept pages get them too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if is_public_answer(request, response):
+            return make_public(request, response)
+        return make_private(response)
