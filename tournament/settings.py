@@ -108,7 +108,7 @@ MIDDLEWARE = [
     "tournament.cache_headers.SharedCacheHeadersMiddleware",
     # The language, from the address for public pages: before the public cache, which keeps
     # a page under its language, and before sessions (it needs none).
-    "django.middleware.locale.LocaleMiddleware",
+    "tournament.language.LanguageMiddleware",
     # A cached public page is answered before sessions and authentication run.
     "tournament.public_cache.PublicCacheMiddleware",
     "csp.middleware.CSPMiddleware",

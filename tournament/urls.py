@@ -1,5 +1,6 @@
 """Every URL of the site; each page's view is one step away from here."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
@@ -203,13 +204,16 @@ director_patterns = [
 ]
 
 urlpatterns = [
-    path("", include((public_patterns, "public"))),
+    # The public site's addresses carry their language (tournament/language.py): Chinese
+    # at /zh-hans/t/demo/, English, the default, with no prefix.
+    *i18n_patterns(path("", include((public_patterns, "public"))),
+                   prefix_default_language=False),
     path("manage/", include((director_patterns, "director"))),
     path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # Without a CSRF token: public pages are cached whole and shared by every reader, and
-    # the worst a forged request can do here is switch a reader's language.
+    # The staff area's language (a cookie). Without a CSRF token: the worst a forged
+    # request can do here is switch a reader's language.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]

@@ -5,12 +5,16 @@ import re
 from pathlib import Path
 
 from django.urls import reverse
+from django.utils import translation
 
 LOCALE = Path(__file__).resolve().parents[2] / "tournament" / "locale"
 
 
-def test_pages_speak_chinese_when_asked(client, tournament):
-    response = client.get(reverse("public:home"), HTTP_ACCEPT_LANGUAGE="zh-Hans")
+def test_pages_speak_chinese_at_the_chinese_address(client, tournament):
+    with translation.override("zh-hans"):
+        home = reverse("public:home")
+    assert home == "/zh-hans/"
+    response = client.get(home)
     html = response.content.decode()
     assert '<html lang="zh-hans">' in html
     assert "赛事" in html and "登录" in html

@@ -25,12 +25,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 
 from tournament.demo import SLUG
 from tournament.models import Group, Penalty, Player, Stage, Team, Tournament
 
 PO = (Path(__file__).resolve().parents[3] / "tournament" / "locale" / "zh_Hans"
       / "LC_MESSAGES" / "django.po")
+# The public site in Chinese is at its Chinese addresses (/zh-hans/…); the staff area
+# speaks the language of the cookie the language menu sets, else the browser's.
 CHINESE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 # Addresses not walked: Django's own admin (its catalogue is Django's), the JSON API (keys
 # and values for programs; its schema page is tested by the axe tests), the language switch.
@@ -197,9 +200,10 @@ def walk(client: Client, starts: list[str]) -> dict[str, tuple[str, list[str]]]:
         if path.startswith(NOT_WALKED):
             continue
         try:
-            route = resolve(path).view_name
+            with translation.override("zh-hans"):  # a public address is read in Chinese
+                route = resolve(path).view_name
         except Resolver404:
-            continue
+            continue  # (an English public address, as the language switch links to)
         if taken[route] >= max(1, PAGES_PER_ADDRESS[route]):
             continue
         taken[route] += 1
@@ -224,17 +228,20 @@ def walked(live_demo, django_db_blocker):
     """{url: (route, texts)} of every address a director and a spectator reach, in Chinese."""
     with django_db_blocker.unblock(), transaction.atomic():
         director = Client()
+        director.cookies["django_language"] = "zh-hans"
         director.force_login(get_user_model().objects.create_superuser(
             "reader", "reader@example.org", "a-Long-pass-123"))
         knockout = live_demo.stages.get(kind=Stage.Kind.KNOCKOUT)
         # Pages no link leads to from the walk's start (a bookmark, a printout).
-        unlinked = [reverse(name, args=args) for name, args in (
-            ("director:standings", [SLUG]), ("director:standings_check", [SLUG]),
-            ("director:bracket_pdf", [SLUG, knockout.pk]),
-            ("public:standings_export", [SLUG, "csv"]),
-            ("public:standings_export", [SLUG, "xlsx"]))]
-        read = walk(director, ["/", f"/manage/{SLUG}/", "/manage/", *unlinked])
-        read.update(walk(Client(), ["/", f"/t/{SLUG}/", "/accounts/login/"]))
+        with translation.override("zh-hans"):
+            unlinked = [reverse(name, args=args) for name, args in (
+                ("director:standings", [SLUG]), ("director:standings_check", [SLUG]),
+                ("director:bracket_pdf", [SLUG, knockout.pk]),
+                ("public:standings_export", [SLUG, "csv"]),
+                ("public:standings_export", [SLUG, "xlsx"]))]
+            home, event = reverse("public:home"), reverse("public:tournament", args=[SLUG])
+        read = walk(director, [home, f"/manage/{SLUG}/", "/manage/", *unlinked])
+        read.update(walk(Client(), [home, event, "/accounts/login/"]))
         names = typed_names(live_demo)
         transaction.set_rollback(True)
     return read, names

@@ -9,6 +9,7 @@ conftest fails a test on any violation or console error."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.axe import assert_no_violation, axe_source
 from tests.tournament.views.public_event import build_event
@@ -34,13 +35,18 @@ def event(source, director_actor, tournament, make_team):
     return build_event(director_actor, tournament, make_team, closed=1, codes=TEAMS)
 
 
-def each_view(page, live_server, urls):
-    """Every page of ``urls`` in every language × width: the language chosen as the site's
-    menu does (its cookie); each page opened once a language and looked at on a phone and
-    on a wide screen (the window resized, as the browser lays a page out again)."""
+def each_view(page, live_server, urls_in):
+    """Every page of ``urls_in(code)`` in every language × width, each page opened once a
+    language and looked at on a phone and on a wide screen (the window resized, as the
+    browser lays a page out again). The language as each part of the site takes it: a public
+    page from its address (``urls_in`` reverses them in the language), a staff page from the
+    cookie the site's menu sets, the API's docs from the browser's languages."""
     for language, code in LANGUAGES.items():
         page.context.add_cookies([{"name": "django_language", "value": code,
                                    "url": live_server.url}])
+        page.set_extra_http_headers({"Accept-Language": code})
+        with translation.override(code):
+            urls = urls_in(code)
         for url in urls:
             response = page.goto(url)
             assert response.ok, url
@@ -67,10 +73,13 @@ def log_in(page, live_server, user):
 def test_the_big_screen_and_the_public_match_page(page, live_server, tournament, event,
                                                   source, screenshot_dir):
     match = Match.objects.filter(round=event.open).order_by("number").first()
-    screen = live_server.url + reverse("public:screen", args=[tournament.slug])
-    public_match = live_server.url + reverse("public:match", args=[tournament.slug, match.pk])
-    for url, view, viewport in each_view(page, live_server, [screen, public_match]):
-        if url == screen:
+
+    def urls_in(_code):
+        return [live_server.url + reverse("public:screen", args=[tournament.slug]),
+                live_server.url + reverse("public:match", args=[tournament.slug, match.pk])]
+
+    for url, view, viewport in each_view(page, live_server, urls_in):
+        if "/screen/" in url:
             page.screenshot(path=str(screenshot_dir / f"axe-screen-{view}.png"),
                             full_page=True)
             assert wide(page) <= viewport["width"], f"the big screen scrolls sideways ({view})"
@@ -87,7 +96,8 @@ def test_the_settings_and_the_staff_match_page(page, live_server, tournament, ev
                                               args=[tournament.slug])
     staff_match = live_server.url + reverse("director:match_page",
                                             args=[tournament.slug, match.pk])
-    for url, view, _viewport in each_view(page, live_server, [settings_page, staff_match]):
+    for url, view, _viewport in each_view(page, live_server,
+                                          lambda _code: [settings_page, staff_match]):
         if url == settings_page:
             page.screenshot(path=str(screenshot_dir / f"axe-settings-{view}.png"),
                             full_page=True)
@@ -97,7 +107,8 @@ def test_the_settings_and_the_staff_match_page(page, live_server, tournament, ev
 
 
 def test_the_api_docs(page, live_server, source, screenshot_dir):
-    for _url, view, viewport in each_view(page, live_server, [live_server.url + "/api/docs"]):
+    for _url, view, viewport in each_view(page, live_server,
+                                          lambda _code: [live_server.url + "/api/docs"]):
         assert page.locator("section.api-operation").count() >= 20
         page.screenshot(path=str(screenshot_dir / f"axe-api-docs-{view}.png"))
         assert wide(page) <= viewport["width"], f"/api/docs scrolls sideways ({view})"

@@ -118,7 +118,9 @@ def test_the_real_pages_break_no_policy_and_htmx_still_saves_a_hand(
 
 def test_the_language_menu_switches_without_an_inline_handler(page, live_server,
                                                                browser_problems):
-    visit(page, live_server.url + reverse("public:home"))
+    """The menu of the pages outside the public site (a public page links to its other
+    language's address instead)."""
+    visit(page, live_server.url + reverse("login"))
     assert page.get_attribute("#language", "onchange") is None
     with page.expect_navigation():
         page.select_option("#language", "zh-hans")

@@ -74,9 +74,11 @@ def test_error_appears_next_to_the_field(director_page, live_server, tournament)
 def test_public_page_in_chinese(page, live_server, tournament, make_team, screenshot_dir):
     make_team(tournament, code="CHN", name="中国红队", player1="李伟", player2="张敏")
     page.set_viewport_size(PHONE)
-    page.goto(live_server.url + reverse("public:teams", args=[tournament.slug]))
+    address = reverse("public:teams", args=[tournament.slug])
+    page.goto(live_server.url + address)
     with page.expect_navigation():
-        page.select_option("#language", "zh-hans")
+        page.click(".language a[hreflang='zh-hans']")  # the same page at its Chinese address
+    assert page.url == live_server.url + "/zh-hans" + address
     assert page.locator("html").get_attribute("lang") == "zh-hans"
     assert "李伟" in page.locator("table.team-list").inner_text()
     assert not overflows(page)

@@ -6,6 +6,7 @@ bracket fits the big screen whole."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.tournament.views.test_browser_public import overflow
 from tests.tournament.views.test_knockout_pages import finish, pair
@@ -45,12 +46,15 @@ def labels_broken(page) -> list[str]:
 def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
     """The overview, the standings and the big screen in English and Chinese on a phone and
     a projector: the teams still in while the final is in play, the champion after it. Each
-    page is opened once a language and looked at on both (the window resized)."""
+    page is opened once a language and looked at on both (the window resized); each
+    language at its own address."""
     widths = (("phone", PHONE), ("wide", WIDE))
     for language in ("en", "zh-Hans"):
-        page.set_extra_http_headers({"Accept-Language": language})
+        with translation.override(language):
+            home, standings, screen = (live_server.url + reverse(f"public:{name}", args=[SLUG])
+                                       for name in ("tournament", "standings", "screen"))
         state = f"knockout-{'live' if live else 'finished'}-{language}"
-        page.goto(live_server.url + reverse("public:tournament", args=[SLUG]))
+        page.goto(home)
         for name, viewport in widths:
             shot = f"{state}-{name}"
             page.set_viewport_size(viewport)
@@ -67,7 +71,7 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
                 assert CHAMPION[language] in leaders, shot
                 assert champion.name in page.locator(".champion").inner_text(), shot
 
-        page.goto(live_server.url + reverse("public:standings", args=[SLUG]))
+        page.goto(standings)
         for name, viewport in widths:
             shot = f"{state}-{name}"
             page.set_viewport_size(viewport)
@@ -84,7 +88,7 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
 
         shot = f"{state}-wide"  # the big screen is the projector's
         page.set_viewport_size(WIDE)
-        page.goto(live_server.url + reverse("public:screen", args=[SLUG]))
+        page.goto(screen)
         page.screenshot(path=str(screenshot_dir / f"{shot}-screen.png"))
         assert not overflow(page), (shot, overflow(page))
         if live:
@@ -94,7 +98,6 @@ def look_at_the_knockout(page, live_server, final, *, live, screenshot_dir):
             assert not bracket_fits(page), (shot, bracket_fits(page))
         else:
             assert page.locator(".screen-podium-list li").count() == 3, shot
-    page.set_extra_http_headers({"Accept-Language": "en"})
 
 
 def test_a_sixteen_team_bracket_fits_the_projector(page, live_server, director_actor,
