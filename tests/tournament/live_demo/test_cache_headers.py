@@ -8,6 +8,8 @@ every staff page, refusal or POST, is ``private, no-store``."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
@@ -85,12 +87,16 @@ def assert_public(response, address: str):
     assert "Cookie" not in response.get("Vary", ""), address
     assert "Accept-Encoding" in response["Vary"], address
     assert not response.cookies, address
+    # nginx's own expiry, absolute: at most s-maxage, not a second more (cache_headers.py)
+    expires = int(response["X-Accel-Expires"].removeprefix("@"))
+    assert time.time() - 5 < expires <= time.time(), address
 
 
 def assert_private(response, address: str):
     control = {part.strip() for part in response.get("Cache-Control", "").split(",")}
     assert {"private", "no-store"} <= control and "public" not in control, \
         (address, response.status_code, control)
+    assert not response.has_header("X-Accel-Expires"), address
 
 
 @override_settings(PUBLIC_CACHE_SECONDS=300)  # as shipped: the application keeps pages
