@@ -2,9 +2,9 @@
 
 HTML, JSON and CSV built for a reader without an account are gzipped when the reader asks
 for it. Such a response holds nothing secret: the public pages never show a deal before its
-round is closed, nor a PIN; the CSRF token of their forms (the language menu) is masked
-afresh on every response by Django, and Django's gzip adds random bytes to each compressed
-response (the "Heal the BREACH" mitigation). So an attacker who makes a page reflect text
+round is closed, nor a PIN, and hold no token (no form: the language switch is a link), and
+Django's gzip adds random bytes to each compressed response all the same (the "Heal the
+BREACH" mitigation). So an attacker who makes a page reflect text
 they choose learns nothing from its compressed length.
 
 A signed-in reader's responses are sent as built: staff pages show deals, PINs and keys
