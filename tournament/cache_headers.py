@@ -122,9 +122,8 @@ def make_public(request, response):
 
 
 def make_private(response):
-    if response.has_header("Cache-Control"):
-        # Whatever a view said about keeping it (max-age, public), it is kept by no one.
-        del response["Cache-Control"]
+    # Added to what a view said (never_cache's no-cache, must-revalidate stay); ``private``
+    # takes the place of any ``public``, and no-store keeps it out of every cache.
     patch_cache_control(response, private=True, no_store=True)
     return response
 

@@ -45,13 +45,15 @@ def patterns(slug: str | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def send(paths: list[str]) -> list[tuple[str, int | str]]:
-    """Send one purge per path; what each answered (a status, or why it failed)."""
-    base = settings.PUBLIC_CACHE_PURGE_URL.rstrip("/")
+def send(paths: list[str], base: str | None = None, method: str | None = None
+         ) -> list[tuple[str, int | str]]:
+    """Send one purge per path to ``base`` (the setting by default); what each answered
+    (a status, or why it failed)."""
+    base = (settings.PUBLIC_CACHE_PURGE_URL if base is None else base).rstrip("/")
+    method = method or settings.PUBLIC_CACHE_PURGE_METHOD
     answers = []
     for path in paths:
-        request = urllib.request.Request(base + path,
-                                         method=settings.PUBLIC_CACHE_PURGE_METHOD)
+        request = urllib.request.Request(base + path, method=method)
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
                 answers.append((path, answer.status))
@@ -67,5 +69,7 @@ def send(paths: list[str]) -> list[tuple[str, int | str]]:
 def _on_public_data_changed(sender, slug=None, **kwargs):
     if not settings.PUBLIC_CACHE_PURGE_URL:
         return
-    threading.Thread(target=send, args=(patterns(slug),), name="cache-purge",
-                     daemon=True).start()
+    # The settings as they are now, not when the thread runs.
+    threading.Thread(target=send, name="cache-purge", daemon=True,
+                     args=(patterns(slug), settings.PUBLIC_CACHE_PURGE_URL,
+                           settings.PUBLIC_CACHE_PURGE_METHOD)).start()
