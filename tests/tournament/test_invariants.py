@@ -31,7 +31,7 @@ from tournament.services.stages import allot_groups, create_stage, enter_teams
 triggers = importlib.import_module("tournament.migrations.0009_invariant_triggers")
 # The latest migration that (re)made the triggers knows every one of them.
 latest_triggers = importlib.import_module(
-    "tournament.migrations.0013_table_devices_commands")
+    "tournament.migrations.0021_table_seats")
 
 
 def refused(message: str):

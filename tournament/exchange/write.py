@@ -39,6 +39,7 @@ from tournament.models import (
     TeamResult,
     Tournament,
 )
+from tournament.services.seats import write_round_seats
 from tournament.services.team_results import write_seat_tallies
 
 
@@ -231,6 +232,7 @@ class TournamentWriter:
                            for code in r["byes"])
         RoundEntry.objects.bulk_create(entries, batch_size=2000)
         tables = Table.objects.bulk_create(tables, batch_size=2000)
+        write_round_seats([obj.pk for obj in rounds])  # who sat where, from the line-ups
         table_id = {(tb.round_id, tb.number): tb.pk for tb in tables}
         self.tables = {(r["stage"], r["number"], tb["number"]): table_id[(obj.pk, tb["number"])]
                        for r, obj, m in flat for tb in m["tables"]}

@@ -4,7 +4,7 @@ from tournament.models.deals import Deal, DealKey
 from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding, TableDevice
 from tournament.models.imports import PendingImport
 from tournament.models.results import Approval, HandResult, TableSignature
-from tournament.models.round import Match, Round, RoundEntry, Table
+from tournament.models.round import Match, Round, RoundEntry, Table, TableSeat
 from tournament.models.staff import Role, StaffRole
 from tournament.models.stage import Group, Stage, StageTeam
 from tournament.models.standings import Penalty, SeatTally, TeamResult
@@ -35,6 +35,7 @@ __all__ = [
     "Table",
     "TableBinding",
     "TableDevice",
+    "TableSeat",
     "TableSignature",
     "Team",
     "TeamResult",

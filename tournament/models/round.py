@@ -148,11 +148,17 @@ class Match(models.Model):
 
 
 class Table(models.Model):
-    """One of a match's two tables; ``position`` is 1 or 2 in the seating of RULES.md §8."""
+    """One of a match's two tables; ``position`` is 1 or 2 in the seating of RULES.md §8.
+
+    Who sat in each seat is stored (``TableSeat``). A table without a match (and then
+    without a position) is allowed by the schema for the individual events to come; a round
+    with matches has none (a trigger, docs/invariants.md), so every team round is as before.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
-    position = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="tables")
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
     number = models.PositiveIntegerField(_("table"))
     # Moves on with every save and approval at the table: a player's signature names the
     # revision the screen showed, and is refused when the table has moved on since.
@@ -165,10 +171,45 @@ class Table(models.Model):
             models.UniqueConstraint(fields=["match", "position"], name="table_position_unique"),
             models.CheckConstraint(condition=Q(position__in=[1, 2]), name="table_position_1_2"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_min"),
+            # A match's table has its position in the match; a table without a match has none.
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, position__isnull=False)
+                | Q(match__isnull=True, position__isnull=True),
+                name="table_position_with_match",
+            ),
         ]
 
     def __str__(self) -> str:
         return str(_("Table %(n)d") % {"n": self.number})
+
+
+class TableSeat(models.Model):
+    """Who sat in seat 1 or 2 of a table: every read of "who played this seat" reads it.
+
+    Written with the line-ups by ``services.seats`` (from them and ``scoring.seating``), and
+    kept equal to them by the database: a seat row that contradicts its match's line-ups,
+    or a line-up changed under its seats, is refused; a player sits at one seat of a round;
+    the seats of a closed round never change (docs/invariants.md). ``round`` is the table's
+    round, copied for the last of these (kept equal by a trigger).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT,
+                               related_name="seats")
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="table_seat_once"),
+            models.UniqueConstraint(fields=["round", "player"],
+                                    name="table_seat_player_once_per_round"),
+            models.CheckConstraint(condition=Q(seat__in=[1, 2]), name="table_seat_1_2"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, seat {self.seat}"
 
 
 class RoundEntry(models.Model):

@@ -35,6 +35,7 @@ from tournament.selectors.stage import ranked, team_records
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.forfeits import forfeit_drawn_matches
 from tournament.services.schedules import as_boards, schedule_for_round, scheduled_teams
+from tournament.services.seats import write_seats
 from tournament.wording import rule_message
 
 
@@ -242,6 +243,7 @@ def _save_draw(round_: Round, draw: Draw, *, first_match: int = 1) -> None:
                                       first_player_id=first, second_player_id=second))
     entries.extend(RoundEntry(round=round_, team=t, side=RoundEntry.Side.BYE) for t in draw.byes)
     RoundEntry.objects.bulk_create(entries)
+    write_seats(matches=[match.pk for match in matches])
 
 
 def next_round_number(stage: Stage) -> int:

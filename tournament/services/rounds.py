@@ -17,6 +17,7 @@ from tournament.selectors.penalties import disqualified_players
 from tournament.services.backups import want_backup
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.locking import lock
+from tournament.services.seats import clear_seats, write_seats
 from tournament.services.standings import record_lots
 from tournament.services.team_results import write_bye_results, write_match_results
 from tournament.services.text import clean_text
@@ -230,8 +231,10 @@ def set_lineup(
                     % {"player": player.name, "round": banned[player.pk].round,
                        "reason": banned[player.pk].reason})
         before = (entry.first_player.name, entry.second_player.name)
+        clear_seats(matches=[entry.match_id])  # the database refuses a line-up under them
         entry.first_player, entry.second_player = first_player, second_player
         entry.save(update_fields=["first_player", "second_player"])
+        write_seats(matches=[entry.match_id])
         audit(actor, tournament, "round.lineup", round=round_.pk, team=team.pk,
               team_code=team.code, round_name=round_name(round_), before=list(before),
               after=[first_player.name, second_player.name])

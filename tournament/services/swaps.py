@@ -27,6 +27,7 @@ from tournament.selectors.stage import team_records
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.draw import default_lineups
 from tournament.services.schedules import apply_swap, as_boards, stage_schedule
+from tournament.services.seats import write_seats
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,7 @@ def _rebuild(round_: Round, a: _Place, b: _Place, team_a: Team, team_b: Team) ->
     lineups.update(default_lineups([p.entry.team for p in (a, b) if p.match is None]))
     swap = {team_a.pk: team_b, team_b.pk: team_a}
     matches = {p.match.pk: p.match for p in (a, b) if p.match is not None}
-    saved = []
+    saved, made = [], []
     for match in matches.values():
         home = swap.get(match.home_id, match.home)
         away = swap.get(match.away_id, match.away)
@@ -262,6 +263,7 @@ def _rebuild(round_: Round, a: _Place, b: _Place, team_a: Team, team_b: Team) ->
     for number, group_id, home, away, tables, keep in saved:
         match = Match.objects.create(round=round_, number=number, group_id=group_id,
                                      home=home, away=away)
+        made.append(match.pk)
         Table.objects.bulk_create(Table(round=round_, match=match, position=pos, number=num)
                                   for pos, num in tables)
         RoundEntry.objects.filter(round=round_, team__in=[home, away]).delete()
@@ -273,3 +275,4 @@ def _rebuild(round_: Round, a: _Place, b: _Place, team_a: Team, team_b: Team) ->
     RoundEntry.objects.bulk_create(
         RoundEntry(round=round_, team=team, side=RoundEntry.Side.BYE) for team in byes
     )
+    write_seats(matches=made)
