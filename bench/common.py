@@ -19,3 +19,15 @@ def bench_user(username: str = "bench", password: str = "bench-Pass-123"):
 def run_slug(base: str) -> str:
     """A tournament slug of this run's own (a run never finds the last run's event)."""
     return f"{base}-{time.time_ns()}"
+
+
+def insert_players(rows) -> list:
+    """Player rows written straight to the database, each with a person of their own
+    (every player is a person: tournament/models/person.py)."""
+    from tournament.models import Person, Player
+
+    rows = list(rows)
+    for row, person in zip(rows, Person.objects.bulk_create(
+            Person(name=row.name) for row in rows), strict=True):
+        row.person = person
+    return Player.objects.bulk_create(rows)

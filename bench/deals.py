@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import bench_user, run_slug
+from common import bench_user, insert_players, run_slug
 
 
 def bench_generation(count: int = 10_000) -> float:
@@ -60,7 +60,7 @@ def make_round(matches: int):
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n:04d}", seed=n)
         for n in range(1, 2 * matches + 1))
-    Player.objects.bulk_create(
+    insert_players(
         Player(team=team, name=f"{name} {team.code}", number=number)
         for team in teams for number, name in ((1, "王小明"), (2, "Player")))
     stage = create_stage(actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import bench_user, run_slug
+from common import bench_user, insert_players, run_slug
 
 WRITERS = 16
 SECONDS = 10.0
@@ -72,7 +72,7 @@ def make_round(matches: int):
     teams = Team.objects.bulk_create(
         Team(tournament=tournament, code=f"T{n}", name=f"Team {n}", seed=n)
         for n in range(1, 2 * matches + 1))
-    Player.objects.bulk_create(Player(team=t, name=f"P{n} {t.code}", number=n)
+    insert_players(Player(team=t, name=f"P{n} {t.code}", number=n)
                                for t in teams for n in (1, 2))
     stage = create_stage(actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
                          swiss_rounds=3)

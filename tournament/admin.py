@@ -2,12 +2,13 @@
 
 Everything here changes only through the services (one transaction, permission-checked,
 audited) and the staff pages that call them, so no tournament model can be added, changed,
-deleted or reverted to an old version here, not even by a superuser. What has no service
-stays editable in its own admin: user accounts (Django's auth admin) and the login
-throttle's records (django-axes).
+deleted or reverted to an old version here, not even by a superuser. The one change made
+here is a superuser's to a person (no tournament's: docs/roles.md), and it goes through
+``services.persons`` too. What has no service stays editable in its own admin: user
+accounts (Django's auth admin) and the login throttle's records (django-axes).
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +18,7 @@ from tournament.models import (
     AuditEntry,
     HandResult,
     Match,
+    Person,
     Player,
     Round,
     StaffRole,
@@ -24,6 +26,8 @@ from tournament.models import (
     Team,
     Tournament,
 )
+from tournament.services.base import Actor, ServiceError
+from tournament.services.persons import PERSON_FIELDS, edit_person, merge_persons
 
 
 class ReadOnly:
@@ -82,6 +86,65 @@ class PlayerAdmin(ReadOnlyHistoryAdmin):
     list_display = ("name", "federation_id", "team", "number", "is_reserve")
     search_fields = ("name", "federation_id", "team__name")
     list_select_related = ("team",)
+
+
+class PersonPlayerInline(ReadOnly, admin.TabularInline):
+    """The players a person has been, event by event."""
+
+    model = Player
+    extra = 0
+    fields = ("name", "team", "federation_id", "number")
+    readonly_fields = fields
+    verbose_name_plural = _("Players, event by event")
+
+
+@admin.register(Person)
+class PersonAdmin(SimpleHistoryAdmin):
+    """Persons are a superuser's (docs/roles.md): edited here through the service (a
+    federation and id already another's is refused: merge them), merged by the action;
+    never added or deleted by hand (the team services make them)."""
+
+    list_display = ("name", "other_name", "federation", "federation_id", "country")
+    search_fields = ("name", "other_name", "federation_id")
+    list_filter = ("federation",)
+    fields = PERSON_FIELDS
+    inlines = [PersonPlayerInline]
+    actions = ["merge_into_first"]
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def revert_disabled(self, request, obj=None):
+        return True
+
+    def save_model(self, request, obj, form, change):
+        try:
+            edit_person(Actor.from_request(request), obj,
+                        **{name: form.cleaned_data[name] for name in form.changed_data
+                           if name in PERSON_FIELDS})
+        except ServiceError as error:  # (the form checked the same first: a race)
+            self.message_user(request, error.message, level=messages.ERROR)
+
+    @admin.action(description=_("Merge the selected persons into the first (by name)"))
+    def merge_into_first(self, request, queryset):
+        persons = list(queryset.order_by("name", "pk"))
+        if len(persons) < 2:
+            self.message_user(request, _("Select two persons or more to merge."))
+            return
+        merge_persons(Actor.from_request(request), persons[0], persons[1:])
+        self.message_user(request, _("Merged into %(name)s.") % {"name": persons[0].name})
 
 
 @admin.register(StaffRole)

@@ -40,7 +40,8 @@ def test_every_tournament_model_in_the_admin_is_read_only(rf, admin_user):
         name = model._meta.model_name
         assert model_admin.has_view_permission(request), name
         assert not model_admin.has_add_permission(request), name
-        assert not model_admin.has_change_permission(request), name
+        # A person (no tournament's) is changed here by a superuser, through its service.
+        assert model_admin.has_change_permission(request) == (name == "person"), name
         assert not model_admin.has_delete_permission(request), name
         assert "delete_selected" not in model_admin.get_actions(request), name
         for inline in model_admin.get_inline_instances(request):
@@ -87,3 +88,26 @@ def test_user_accounts_stay_editable(client, admin_user, make_user):
     assert client.get(reverse("admin:auth_user_add")).status_code == 200
     page = client.get(reverse("admin:auth_user_change", args=[user.pk]))
     assert 'name="_save"' in page.content.decode()
+
+
+def test_a_superuser_edits_a_person_through_the_service(client, admin_user, tournament,
+                                                       make_team):
+    from tournament.models import AuditEntry, Person
+
+    team = make_team(tournament)
+    person = team.players.get(number=1).person
+    Person.objects.create(name="Taken", federation="FCG", federation_id="7")
+    client.force_login(admin_user)
+    change = reverse("admin:tournament_person_change", args=[person.pk])
+    values = {"name": person.name, "other_name": "李伟", "federation": "FCG",
+              "federation_id": "7", "country": "China",
+              "players-TOTAL_FORMS": "1", "players-INITIAL_FORMS": "1",
+              "players-MIN_NUM_FORMS": "0", "players-MAX_NUM_FORMS": "1000"}
+    refused = client.post(change, values)
+    assert refused.status_code == 200  # the form again, with what was typed
+    assert "already exists" in refused.content.decode()
+    assert "李伟" in refused.content.decode()
+    assert client.post(change, {**values, "federation_id": "8"}).status_code == 302
+    person.refresh_from_db()
+    assert (person.other_name, person.federation_id) == ("李伟", "8")
+    assert AuditEntry.objects.filter(action="person.edit", data__person=person.pk).exists()

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring import Rules
-from tournament.models import Player, StaffRole, Team, Tournament
+from tournament.models import Person, Player, StaffRole, Team, Tournament
 
 
 def breaks(callable_, *args, **kwargs):
@@ -59,11 +59,27 @@ def test_team_code_name_and_seed_are_unique_per_tournament(tournament, make_tour
 
 def test_two_players_and_one_reserve_at_most(tournament, make_team):
     team = make_team(tournament)
-    breaks(Player.objects.create, team=team, name="Third", number=3, is_reserve=False)
-    breaks(Player.objects.create, team=team, name="Dup", number=1, is_reserve=False)
-    breaks(Player.objects.create, team=team, name="Res", number=1, is_reserve=True)
-    Player.objects.create(team=team, name="Reserve", number=3, is_reserve=True)
-    breaks(Player.objects.create, team=team, name="Reserve 2", number=3, is_reserve=True)
+    person = Person.objects.create(name="Anyone")  # every player is a person (issue 52)
+    breaks(Player.objects.create, team=team, name="Third", number=3, is_reserve=False,
+           person=person)
+    breaks(Player.objects.create, team=team, name="Dup", number=1, is_reserve=False,
+           person=person)
+    breaks(Player.objects.create, team=team, name="Res", number=1, is_reserve=True,
+           person=person)
+    Player.objects.create(team=team, name="Reserve", number=3, is_reserve=True, person=person)
+    breaks(Player.objects.create, team=team, name="Reserve 2", number=3, is_reserve=True,
+           person=person)
+    breaks(Player.objects.create, team=team, name="Nobody", number=3, is_reserve=True)
+
+
+@pytest.mark.django_db
+def test_two_persons_never_share_a_federation_and_id():
+    Person.objects.create(name="Li Wei", federation="FCG", federation_id="123")
+    breaks(Person.objects.create, name="Someone else", federation="FCG", federation_id="123")
+    # An id alone, or the same id in another federation, tells nobody apart.
+    Person.objects.create(name="Li Wei", federation_id="123")
+    Person.objects.create(name="Li Wei", federation_id="123")
+    Person.objects.create(name="Li Wei", federation="CGA", federation_id="123")
 
 
 def test_one_role_per_user_and_only_referees_are_chief(tournament, make_user):

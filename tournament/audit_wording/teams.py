@@ -70,3 +70,34 @@ def _pin_unlock(e: Entry) -> str:
                     "%(failures)s wrong PINs"))
     return text % {"actor": e.who, "player": e["player_name"], "code": e["team_code"],
                    "failures": e["failures"]}
+
+
+@words_for("player.person_link")
+def _player_person_link(e: Entry) -> str:
+    """A player linked by federation and id to a person who existed already
+    (services.persons)."""
+    return gettext("%(actor)s entered %(player)s (%(code)s) as the person with %(federation)s "
+                   "id %(id)s, known from other events") % {
+        "actor": e.who, "player": e["player_name"], "code": e["team_code"],
+        "federation": e["federation"], "id": e["federation_id"]}
+
+
+@words_for("player.person_unlink")
+def _player_person_unlink(e: Entry) -> str:
+    return gettext("%(actor)s gave %(player)s (%(code)s) a person of their own: they are not "
+                   "the person with %(federation)s id %(id)s") % {
+        "actor": e.who, "player": e["player_name"], "code": e["team_code"],
+        "federation": e["federation"] or "—", "id": e["federation_id"] or "—"}
+
+
+@words_for("person.edit")
+def _person_edit(e: Entry) -> str:
+    return gettext("%(actor)s changed the person %(name)s: %(fields)s") % {
+        "actor": e.who, "name": e["person_name"], "fields": listed(e["fields"])}
+
+
+@words_for("person.merge")
+def _person_merge(e: Entry) -> str:
+    return gettext("%(actor)s merged %(merged)s into the person %(name)s (%(n)s players)") % {
+        "actor": e.who, "merged": listed(e["merged"]), "name": e["person_name"],
+        "n": e["players"]}

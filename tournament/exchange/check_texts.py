@@ -15,6 +15,7 @@ from tournament.services.text import clean_text
 # where the schema gives none. Every other text: no NUL and no control character but tab
 # and line breaks (an audit entry's words, a device's name are made by the software).
 _TYPED = {"name": None, "venue": None, "country": None, "federation_id": None,
+          "other_name": None, "federation": None,
           "first_name": None, "last_name": None, "public_value": None,
           "reason": 1000, "undo_reason": 1000, "replaced_reason": 500,
           "publish_override_reason": 500}

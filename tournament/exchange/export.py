@@ -83,7 +83,8 @@ class _Exporter:
         self.usernames = dict(get_user_model().objects.values_list("pk", "username"))
         teams = list(Team.objects.filter(tournament=t).order_by("code"))
         self.code = {team.pk: team.code for team in teams}
-        players = list(Player.objects.filter(team__tournament=t).order_by("team_id", "number"))
+        players = list(Player.objects.filter(team__tournament=t).select_related("person")
+                       .order_by("team_id", "number"))
         self.player = {p.pk: (p.team_id, p.number) for p in players}
         stages = list(Stage.objects.filter(tournament=t).order_by("order"))
         self.stage_name = {stage.pk: stage.name for stage in stages}
@@ -130,8 +131,13 @@ class _Exporter:
     def teams(self, teams, players) -> list:
         by_team: dict[int, list] = {}
         for p in players:
+            person = p.person
             by_team.setdefault(p.team_id, []).append({
-                "number": p.number, "name": p.name, "federation_id": p.federation_id,
+                "number": p.number, "name": p.name,
+                "person": {"name": person.name, "other_name": person.other_name,
+                           "federation": person.federation,
+                           "federation_id": person.federation_id, "country": person.country},
+                "federation_id": p.federation_id,
                 "reserve": p.is_reserve,
                 "pin_hash": p.pin_hash if self.secrets else None,
                 "pin_failures": p.pin_failures,

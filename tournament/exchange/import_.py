@@ -42,6 +42,7 @@ from tournament.exchange.check_texts import check_texts
 from tournament.exchange.common import IMPORT_ACTION
 from tournament.exchange.problems import COMMAND_LINE, MAX_MESSAGES, Door, ImportRefused
 from tournament.exchange.schema import SCHEMA, SCHEMAS
+from tournament.exchange.upgrade import as_current
 from tournament.exchange.validator import validate
 from tournament.exchange.write import TournamentWriter
 from tournament.models import StaffRole, Tournament
@@ -51,6 +52,7 @@ from tournament.models.tournament import slug_taken
 from tournament.permissions import forget_cached_roles
 from tournament.services.backups import want_backup
 from tournament.services.base import Actor, audit
+from tournament.services.persons import Link, audit_links
 
 
 def review_import(document: dict, *, slug: str | None = None,
@@ -64,6 +66,7 @@ def review_import(document: dict, *, slug: str | None = None,
     validate(document, SCHEMAS.get(document.get("version"), SCHEMA), [], errors, MAX_MESSAGES)
     if errors:
         return None, errors
+    document = as_current(document)  # an older version read as the current one
     check_texts(document, errors)
     if errors:
         return None, errors
@@ -105,13 +108,16 @@ def import_tournament(document: dict, *, slug: str | None = None,
             if slug_taken(plan.slug):
                 raise ImportRefused([plan.slug_taken()])
             with keeping_given_times():
-                tournament = TournamentWriter(document, plan).write()
+                writer = TournamentWriter(plan.d, plan)  # the file as the current version
+                tournament = writer.write()
             made_director = _importer_directs(actor, tournament)
             audit(actor, tournament, IMPORT_ACTION, version=document["version"],
                   teams=len(document["teams"]), rounds=len(document["rounds"]),
                   hands=plan.hand_count, secrets=document["secrets"],
                   original_slug=document["tournament"]["slug"],
                   made_director=made_director, pins_dropped=len(plan.dropped_pins))
+            audit_links(actor, tournament, [Link(player, person)
+                                            for player, person in writer.linked])
             # A tournament arrived: backed up at once (services.backups).
             want_backup(f"{tournament.slug}: imported")
     except DatabaseError as error:

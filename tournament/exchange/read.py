@@ -61,7 +61,7 @@ def read_document(data: bytes) -> dict:
                              f"\"format\": \"{FORMAT}\")"])
     version = document.get("version")
     if isinstance(version, bool) or version not in READ_VERSIONS:
-        readable = " and ".join(str(v) for v in READ_VERSIONS)
+        readable = ", ".join(str(v) for v in READ_VERSIONS[:-1]) + f" and {READ_VERSIONS[-1]}"
         raise ImportRefused([f"version: this software reads versions {readable} of the "
                              f"tournament file, not version {json.dumps(version)}"])
     return document

@@ -7,10 +7,12 @@ parts, uniqueness, the scores) the import checks next (``check.py``, ``check_rou
 from __future__ import annotations
 
 FORMAT = "duplicate-gin-tournament"
-# Version 2 (issue 50) carries the history of the rows; version 1, written before, is the
-# same without it, and is still read (``SCHEMAS``).
-VERSION = 2
-READ_VERSIONS = (1, 2)
+# Version 3 (issue 52) carries the tournament's federation and the person behind each player;
+# version 2 (issue 50), without them, carries the history of the rows; version 1, written
+# before, is version 2 without the history. All three are read (``SCHEMAS``; an older file
+# is read as version 3 by ``upgrade.py``).
+VERSION = 3
+READ_VERSIONS = (1, 2, 3)
 
 UTC_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
@@ -89,6 +91,7 @@ TOURNAMENT = _object({
     "starts_on": _str(pattern=DATE, description="a date written like 2026-11-20"),
     "ends_on": _str(pattern=DATE, description="a date written like 2026-11-22"),
     "venue": _str(200),
+    "federation": _str(20),
     "time_zone": _str(64, min_length=1),
     "status": _enum("setup", "running", "finished"),
     "approvals_need_pin": _bool(),
@@ -125,9 +128,20 @@ TOURNAMENT = _object({
     "updated_at": _time(),
 })
 
+# The person behind a player (models/person.py): linked on import to the person of the same
+# federation and federation id when both are given and such a person exists, else made.
+PLAYER_PERSON = _object({
+    "name": NAME,
+    "other_name": _str(100),
+    "federation": _str(20),
+    "federation_id": _str(30),
+    "country": _str(100),
+})
+
 PLAYER = _object({
     "number": _int(1, 3),
     "name": NAME,
+    "person": PLAYER_PERSON,
     "federation_id": _str(30),
     "reserve": _bool(),
     "pin_hash": _str(128, null=True),
@@ -371,12 +385,34 @@ SCHEMA = {
 }
 
 
+def _without(node: dict, name: str) -> dict:
+    """An object's schema without one of its properties."""
+    return {**node, "properties": {k: v for k, v in node["properties"].items() if k != name},
+            "required": [k for k in node["required"] if k != name]}
+
+
+def _version_2() -> dict:
+    """Version 2: version 3 without the tournament's federation and the players' persons."""
+    properties = dict(SCHEMA["properties"])
+    teams = properties["teams"]["items"]
+    properties["tournament"] = _without(TOURNAMENT, "federation")
+    properties["teams"] = {**properties["teams"], "items": {**teams, "properties": {
+        **teams["properties"],
+        "players": _array(_without(PLAYER, "person"), min_items=2, max_items=3)}}}
+    properties["history"] = {**HISTORY, "properties": {
+        **HISTORY["properties"],
+        "tournament": _versions({}, properties["tournament"]["properties"])}}
+    properties["version"] = {"const": 2}
+    return {**SCHEMA, "properties": properties}
+
+
 def _version_1() -> dict:
-    """Version 1: the same file without the history."""
-    properties = {name: node for name, node in SCHEMA["properties"].items() if name != "history"}
-    return {**SCHEMA, "properties": {**properties, "version": {"const": 1}},
-            "required": [name for name in SCHEMA["required"] if name != "history"]}
+    """Version 1: version 2 without the history."""
+    two = _version_2()
+    properties = {name: node for name, node in two["properties"].items() if name != "history"}
+    return {**two, "properties": {**properties, "version": {"const": 1}},
+            "required": [name for name in two["required"] if name != "history"]}
 
 
 # The schema of each version this software reads.
-SCHEMAS = {1: _version_1(), VERSION: SCHEMA}
+SCHEMAS = {1: _version_1(), 2: _version_2(), VERSION: SCHEMA}

@@ -27,6 +27,7 @@ from tournament.models import (
     HandResult,
     Match,
     Penalty,
+    Person,
     Player,
     Round,
     RoundEntry,
@@ -129,10 +130,38 @@ class TournamentWriter:
             Team(tournament=self.t, code=t["code"], name=t["name"], country=t["country"],
                  seed=t["seed"]) for t in self.d["teams"])
         self.team = {team.code: team.pk for team in teams}
-        players = Player.objects.bulk_create(
-            self.player_row(t["code"], p) for t in self.d["teams"] for p in t["players"])
+        filed = [(t["code"], p) for t in self.d["teams"] for p in t["players"]]
+        rows = [self.player_row(code, p) for code, p in filed]
+        for row, person in zip(rows, self.persons([p["person"] for _code, p in filed]),
+                               strict=True):
+            row.person = person
+        players = Player.objects.bulk_create(rows)
         code_of = {pk: code for code, pk in self.team.items()}
         self.player = {(code_of[p.team_id], p.number): p.pk for p in players}
+        # The players linked to persons who existed already, for the import to audit.
+        self.linked = [(player, row.person) for player, row in zip(players, rows, strict=True)
+                       if row.person.pk in self.existing_persons]
+
+    def persons(self, filed: list[dict]) -> list[Person]:
+        """The person behind each player of the file (models/person.py): the person of this
+        database with the same federation and federation id when both are given (linked,
+        never changed: a person belongs to no tournament), else a new one, one for the
+        players of the file who share a federation and id. Two queries and one write."""
+        key = [(p["federation"], p["federation_id"]) if p["federation"] and p["federation_id"]
+               else None for p in filed]
+        known = {}
+        for federation in {k[0] for k in key if k}:
+            ids = {k[1] for k in key if k and k[0] == federation}
+            known.update(((person.federation, person.federation_id), person) for person in
+                         Person.objects.filter(federation=federation, federation_id__in=ids))
+        self.existing_persons = {person.pk for person in known.values()}
+        new: dict[object, Person] = {}
+        for index, (values, k) in enumerate(zip(filed, key, strict=True)):
+            if k not in known:
+                new.setdefault(k if k else index, Person(**values))
+        Person.objects.bulk_create(new.values())
+        return [known[k] if k in known else new[k if k else index]
+                for index, k in enumerate(key)]
 
     def player_row(self, code: str, p: dict) -> Player:
         """A player of the file; one whose PIN hash the plan drops (not this software's

@@ -3,6 +3,7 @@ from tournament.models.backups import BackupState
 from tournament.models.deals import Deal, DealKey
 from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding, TableDevice
 from tournament.models.imports import PendingImport
+from tournament.models.person import Person
 from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table, TableSeat
 from tournament.models.staff import Role, StaffRole
@@ -24,6 +25,7 @@ __all__ = [
     "Match",
     "Penalty",
     "PendingImport",
+    "Person",
     "Player",
     "Role",
     "Round",

@@ -61,6 +61,9 @@ class Player(models.Model):
     RESERVE_NUMBER = 3
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
+    # The human behind the row, the same at every event (models/person.py).
+    person = models.ForeignKey("tournament.Person", on_delete=models.PROTECT,
+                               related_name="players")
     name = models.CharField(_("name"), max_length=100)
     federation_id = models.CharField(_("federation id"), max_length=30, blank=True)
     number = models.PositiveSmallIntegerField(_("number in the team"))
@@ -70,7 +73,10 @@ class Player(models.Model):
     # Wrong PINs since the last right one; at the tournament's limit PIN entry is locked.
     pin_failures = models.PositiveSmallIntegerField(default=0)
     pin_locked_until = models.DateTimeField(null=True, blank=True)
-    history = history_of_changes(excluded_fields=["pin_hash", "pin_failures", "pin_locked_until"])
+    # The person a player is linked to is not part of the event's record (its links are in
+    # the audit log: services.persons).
+    history = history_of_changes(excluded_fields=["pin_hash", "pin_failures", "pin_locked_until",
+                                                  "person"])
 
     class Meta:
         ordering = ["team", "number"]

@@ -103,6 +103,10 @@ class Tournament(models.Model):
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
+    federation = models.CharField(
+        _("federation"), max_length=20, blank=True,
+        help_text=_("The federation whose ids the players carry, e.g. FCG: a player with "
+                    "an id is the same person as at every event of that federation."))
     time_zone = models.CharField(
         _("time zone of the venue"), max_length=64, default=_default_time_zone,
         choices=_time_zones,

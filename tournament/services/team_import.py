@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from tournament.models import Tournament
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.persons import audit_links
 from tournament.services.teams import (
     REQUIRED_TEAM_FIELDS,
     TEAM_FIELDS,
@@ -155,9 +156,10 @@ def import_teams(
             report.problems.sort(key=lambda p: p.line)
         if dry_run or not report.ok:
             return report
+        links = []
         for _line, entry in report.teams:
             try:
-                insert_team(tournament, entry)
+                insert_team(tournament, entry, links)
             except ServiceError as error:
                 report.problems.append(Problem(_line, error.message))
                 transaction.set_rollback(True)
@@ -165,4 +167,5 @@ def import_teams(
         report.imported = True
         audit(actor, tournament, "team.import", codes=[entry.code for _, entry in report.teams],
               filename=filename or "")
+        audit_links(actor, tournament, links)
     return report

@@ -14,6 +14,7 @@ from tournament.models import Player, Round, RoundEntry, Team, Tournament
 from tournament.models.team import FIELD_LABELS, TEAM_CODE_PATTERN
 from tournament.permissions import Perm, require
 from tournament.services.base import Actor, ServiceError, audit
+from tournament.services.persons import Link, audit_links, drop_if_alone, settle_person
 from tournament.services.pins import hash_pin
 from tournament.services.text import clean_text, parse_whole_number
 
@@ -161,25 +162,34 @@ def find_conflicts(
     return problems
 
 
-def _save_players(team: Team, entry: TeamEntry) -> None:
+def _save_players(team: Team, entry: TeamEntry) -> list[Link]:
+    """Store the entry's players, each with the person behind them (``services.persons``);
+    the links made to persons who existed already, for the caller to audit."""
     wanted = {1: entry.players[0], 2: entry.players[1], Player.RESERVE_NUMBER: entry.reserve}
     stored = {p.number: p for p in team.players.all()}
+    links = []
     for number, player_entry in wanted.items():
         player = stored.get(number)
         if player_entry is None:
             if player is not None:
+                person = player.person_id
                 try:
                     player.delete()
                 except ProtectedError as error:
                     raise _player_in_use(player, error.protected_objects) from None
+                drop_if_alone(person)
             continue
         if player is None:
             player = Player(team=team, number=number, is_reserve=number == Player.RESERVE_NUMBER)
-        if (player.pk is None or player.name != player_entry.name
-                or player.federation_id != player_entry.federation_id):
+        id_changed = player.pk is None or player.federation_id != player_entry.federation_id
+        if id_changed or player.name != player_entry.name:
             player.name = player_entry.name
             player.federation_id = player_entry.federation_id
+            link = settle_person(player, team.tournament, id_changed=id_changed)
             player.save()
+            if link is not None:
+                links.append(link)
+    return links
 
 
 def _player_in_use(player: Player, protected: Iterable[object]) -> ServiceError:
@@ -210,26 +220,32 @@ def create_team(actor: Actor, tournament: Tournament, entry: TeamEntry) -> Team:
     require(actor.user, tournament, Perm.MANAGE_TEAMS)
     with transaction.atomic():
         _check_no_conflicts(tournament, entry, exclude=None)
-        team = insert_team(tournament, entry)
+        links: list[Link] = []
+        team = insert_team(tournament, entry, links)
         audit(actor, tournament, "team.create", team=team.pk, team_name=team.name,
               team_code=team.code)
+        audit_links(actor, tournament, links)
     return team
 
 
-def insert_team(tournament: Tournament, entry: TeamEntry) -> Team:
-    """Store a checked entry. The caller holds the permission and the transaction."""
+def insert_team(tournament: Tournament, entry: TeamEntry,
+                links: list[Link] | None = None) -> Team:
+    """Store a checked entry; its players' links to existing persons go into ``links``, for
+    the caller to audit. The caller holds the permission and the transaction."""
     try:
         with transaction.atomic():
             team = Team.objects.create(
                 tournament=tournament, code=entry.code, name=entry.name,
                 country=entry.country, seed=entry.seed,
             )
-            _save_players(team, entry)
+            linked = _save_players(team, entry)
     except IntegrityError:
         # Another director saved the same code, name or seed a moment ago.
         raise ServiceError(
             gettext("team %(code)s clashes with a team saved at the same time; reload and check")
             % {"code": entry.code}) from None
+    if links is not None:
+        links.extend(linked)
     return team
 
 
@@ -245,7 +261,7 @@ def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
                 team.code, team.name = entry.code, entry.name
                 team.country, team.seed = entry.country, entry.seed
                 team.save()
-                _save_players(team, entry)
+                links = _save_players(team, entry)
         except IntegrityError:
             raise ServiceError(
                 gettext("team %(code)s clashes with a team saved at the same time; reload and "
@@ -255,6 +271,7 @@ def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
         if changes:
             audit(actor, tournament, "team.update", team=team.pk, team_code=team.code,
                   changes=changes)
+        audit_links(actor, tournament, links)
     return team
 
 
@@ -264,12 +281,14 @@ def delete_team(actor: Actor, team: Team) -> None:
     with transaction.atomic():
         name, code = team.name, team.code
         label = f"{name} ({code})"
+        persons = list(team.players.values_list("person_id", flat=True))
         try:
             team.delete()
         except ProtectedError:
             raise ServiceError(
                 gettext("team %(label)s has played or been drawn and cannot be deleted")
                 % {"label": label}) from None
+        drop_if_alone(*persons)
         audit(actor, tournament, "team.delete", team_name=name, team_code=code)
 
 

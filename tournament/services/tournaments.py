@@ -7,14 +7,15 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournament.demo_accounts import is_demo, retire_accounts
-from tournament.models import DeviceToken, Role, Round, StaffRole, Tournament
+from tournament.models import DeviceToken, Player, Role, Round, StaffRole, Tournament
 from tournament.permissions import Perm, can_create_tournament, forget_cached_roles, require
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import make_key
+from tournament.services.persons import drop_if_alone
 
 # Fields a director edits on the settings page; everything else has its own service.
 EDITABLE_FIELDS = (
-    "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "status",
+    "name", "slug", "starts_on", "ends_on", "venue", "federation", "time_zone", "status",
     "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
     "tiebreak_order", *Tournament.PUBLIC_FIELDS,
 )
@@ -132,7 +133,10 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
         staff = list(locked.staff.select_related("user"))
         devices = [device.user for device in locked.table_devices.select_related("user")]
         name, slug = locked.name, locked.slug
+        persons = list(Player.objects.filter(team__tournament=locked)
+                       .values_list("person_id", flat=True))
         _delete_everything(locked)
+        drop_if_alone(*persons)  # made for this tournament's players alone
         retired = retire_accounts() if demo else []
         retired_devices = retire_devices(devices)
         for role in staff:
