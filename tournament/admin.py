@@ -27,7 +27,12 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services.base import Actor, ServiceError
-from tournament.services.persons import PERSON_FIELDS, edit_person, merge_persons
+from tournament.services.persons import (
+    PERSON_FIELDS,
+    edit_person,
+    merge_persons,
+    unlink_player,
+)
 
 
 class ReadOnly:
@@ -83,9 +88,16 @@ class TeamAdmin(ReadOnlyHistoryAdmin):
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyHistoryAdmin):
     exclude = ("pin_hash",)
-    list_display = ("name", "federation_id", "team", "number", "is_reserve")
+    list_display = ("name", "federation_id", "team", "number", "is_reserve", "person")
     search_fields = ("name", "federation_id", "team__name")
-    list_select_related = ("team",)
+    list_select_related = ("team", "person")
+    actions = ["unlink"]
+
+    @admin.action(description=_("Give the selected players a person of their own"))
+    def unlink(self, request, queryset):
+        for player in queryset:
+            unlink_player(Actor.from_request(request), player)
+        self.message_user(request, _("Each selected player has a person of their own now."))
 
 
 class PersonPlayerInline(ReadOnly, admin.TabularInline):
@@ -107,9 +119,18 @@ class PersonAdmin(SimpleHistoryAdmin):
     list_display = ("name", "other_name", "federation", "federation_id", "country")
     search_fields = ("name", "other_name", "federation_id")
     list_filter = ("federation",)
-    fields = PERSON_FIELDS
+    fields = (*PERSON_FIELDS, "links")
+    readonly_fields = ("links",)
     inlines = [PersonPlayerInline]
     actions = ["merge_into_first"]
+
+    @admin.display(description=_("Linked by tournaments"))
+    def links(self, person):
+        """Every link, unlink or merge that names the person (the audit log)."""
+        entries = (AuditEntry.objects.filter(data__person=person.pk, action__in=(
+            "player.person_link", "player.person_unlink", "person.merge", "person.edit"))
+            .select_related("tournament").order_by("created_at"))
+        return render_to_string("admin/person_links.html", {"entries": entries})
 
     def has_module_permission(self, request):
         return request.user.is_superuser

@@ -165,6 +165,24 @@ def test_no_director_reaches_the_persons_in_the_admin(two_events, make_user):
     assert page.status_code == 200 and "Li Wei" in page.content.decode()
 
 
+def test_the_persons_record_shows_who_linked_it_and_a_superuser_unlinks(two_events,
+                                                                         make_user):
+    first, second, (one, two) = two_events
+    create_team(one, first, entry("CHN", first_id="123"))
+    linked = create_team(two, second, entry("KOR", first="Kim Min", first_id="123"))
+    kim = linked.players.get(number=1)
+    client = Client()
+    client.force_login(make_user(superuser=True))
+    record = client.get(f"/admin/tournament/person/{kim.person_id}/change/").content.decode()
+    assert "Kim Min (KOR) as the person with FCG id 123" in record
+    assert "Li Wei" in record and "Kim Min" in record  # the players, event by event
+    answer = client.post("/admin/tournament/player/", {
+        "action": "unlink", "_selected_action": [kim.pk]})
+    assert answer.status_code == 302
+    kim.refresh_from_db()
+    assert kim.person.name == "Kim Min" and kim.person.federation_id == ""
+
+
 def test_the_tournament_file_carries_persons_and_links_by_federation_and_id(two_events):
     first, _second, (one, _two) = two_events
     team = create_team(one, first, entry("CHN", first_id="123"))
