@@ -3,10 +3,13 @@ the event (RULES.md §11; issue 11, item 5).
 
 Across groups, teams of the same group place are compared by match points, then small
 points, then match wins; teams level on all three keep the order of their groups (group A
-before group B), which the director sees on the seeding page. The same order, continued
-place by place to the last team of the largest group, is the order of the whole stage
-(``stage_order``): it ranks the teams out in the same knockout round and the teams that did
-not qualify.
+before group B), which the director sees on the seeding page. When the teams compared did
+not play the same number of matches (a smaller group, a team that withdrew and took its
+results with it), they are compared per match instead, as federations do: average match
+points, then average small points, then wins per match (``per_match``; exact fractions).
+The same order, continued place by place to the last team of the largest group, is the
+order of the whole stage (``stage_order``): it ranks the teams out in the same knockout
+round and the teams that did not qualify.
 
 A tie that the standings leave unresolved (teams sharing a place: the tiebreak order has no
 drawing of lots) is refused when it would decide who qualifies; the director then seeds by
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import pairwise
 
 from scoring.errors import RuleError, gettext_noop
@@ -36,12 +40,27 @@ class GroupPlace:
     small_points: int
     wins: int = 0
     tied_with_next: bool = False
+    matches: int = 0  # the matches its values come from, byes included
+
+
+def per_match(places: Sequence[GroupPlace]) -> bool:
+    """Whether these teams are compared per match: they did not all play as many."""
+    return len({place.matches for place in places}) > 1
 
 
 def _across_groups(places: Sequence[tuple[int, GroupPlace]]) -> list[GroupPlace]:
-    """Teams of one place from every group, best first (``(group order, place)`` pairs)."""
-    ordered = sorted(places, key=lambda item: (-item[1].match_points, -item[1].small_points,
-                                               -item[1].wins, item[0]))
+    """Teams of one place from every group, best first (``(group order, place)`` pairs):
+    by their totals, or per match when they played different numbers of matches."""
+    if per_match([place for _group, place in places]):
+        def values(place: GroupPlace) -> tuple:
+            matches = place.matches or 1  # (no match: every value is 0 anyway)
+            return (Fraction(place.match_points, matches),
+                    Fraction(place.small_points, matches), Fraction(place.wins, matches))
+    else:
+        def values(place: GroupPlace) -> tuple:
+            return place.match_points, place.small_points, place.wins
+    ordered = sorted(places, key=lambda item: (*(-value for value in values(item[1])),
+                                               item[0]))
     return [place for _group, place in ordered]
 
 

@@ -270,3 +270,27 @@ def test_a_knockout_that_contradicts_itself_is_refused():
     with pytest.raises(RuleError, match="plays no third-place match"):
         knockout_ranking(seeds(4), [SEMIS_OF_4], third_place_match=False,
                          third_place=KnockoutMatch("S2", "S4"), before=seeds(4))
+
+
+def test_groups_of_unequal_matches_are_compared_per_match():
+    """Group A played 5 matches a team, group B 4 (a team withdrew): hand-computed."""
+    a = [GroupPlace("A1", 1, 12, 150, 4, matches=5),   # 2.4 mp a match
+         GroupPlace("A2", 2, 10, 90, 3, matches=5),    # 2.0 mp, 18 sp a match
+         GroupPlace("A3", 3, 9, 10, 2, matches=5)]     # 1.8 mp
+    b = [GroupPlace("B1", 1, 11, 120, 4, matches=4),   # 2.75 mp a match
+         GroupPlace("B2", 2, 8, 80, 2, matches=4),     # 2.0 mp, 20 sp a match
+         GroupPlace("B3", 3, 7, -30, 1, matches=4)]    # 1.75 mp
+    # By totals A1 (12) would lead B1 (11) and A2 (10) lead B2 (8); per match B1 leads and
+    # the runners-up tie on 2.0 mp, B2's 20 sp a match beating A2's 18.
+    assert qualifiers([a, b], per_group=2, extra=1) == ["B1", "A1", "B2", "A2", "A3"]
+    assert stage_order([a, b]) == ["B1", "A1", "B2", "A2", "A3", "B3"]
+
+
+def test_groups_of_equal_matches_keep_the_totals_order():
+    """Per match or by totals: the same order when every team played as many matches."""
+    a = [GroupPlace("A1", 1, 12, 150, 4, matches=5)]
+    b = [GroupPlace("B1", 1, 12, 160, 4, matches=5)]
+    assert qualifiers([a, b], per_group=1) == ["B1", "A1"]
+    level = [[GroupPlace("A1", 1, 12, 150, 4, matches=5)],
+             [GroupPlace("B1", 1, 12, 150, 4, matches=5)]]
+    assert qualifiers(level, per_group=1) == ["A1", "B1"]  # the group order

@@ -18,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import RuleError
 from scoring.pairing import seeded_bracket
 from scoring.placings import (
     GroupPlace,
+    per_match,
     qualifiers,
     same_group_meetings,
     stage_order,
@@ -44,10 +46,11 @@ class StagePlace:
     small_points: int
     wins: int
     tied_with_next: bool
+    matches: int = 0  # played and byes: what the values come from
 
     def as_group_place(self) -> GroupPlace:
         return GroupPlace(self.team.pk, self.place, self.match_points, self.small_points,
-                          self.wins, self.tied_with_next)
+                          self.wins, self.tied_with_next, self.matches)
 
     @property
     def where(self) -> str:
@@ -93,7 +96,8 @@ def stage_places(stage: Stage) -> StagePlaces:
     data = read_stage(stage, official_only=True)
     tables = tables_of(data, official_only=True)
     groups = [[StagePlace(line.team, table.group, index, line.match_points,
-                          line.small_points, line.wins, line.tied_with_next)
+                          line.small_points, line.wins, line.tied_with_next,
+                          line.totals.played + line.totals.byes)
                for index, line in enumerate(table.lines, 1)] for table in tables]
     return StagePlaces(stage=stage, data=data, tables=tables, groups=groups,
                        problems=_stage_problems(stage, data.rounds))
@@ -154,13 +158,36 @@ class Qualification:
     def seeded(self) -> dict[int, Seed]:
         return {seed.team.pk: seed for seed in self.seeds}
 
+    @property
+    def per_match(self) -> dict[str, int]:
+        """When the groups' teams did not all play as many matches (so that teams of one
+        place are compared per match: ``scoring.placings``), the matches of each group's
+        teams, by group name; else nothing."""
+        if self.places is None:
+            return {}
+        places = [place for group in self.places.groups for place in group]
+        if not per_match([place.as_group_place() for place in places]):
+            return {}
+        found: dict[str, set[int]] = {}
+        for place in places:
+            found.setdefault(place.group.name if place.group else "", set()).add(
+                place.matches)
+        return {name: max(counts) for name, counts in found.items()}
+
+    @property
+    def per_match_words(self) -> str:
+        """``per_match`` in words: "Group A: 5 matches, Group B: 4 matches"."""
+        return ", ".join(
+            ngettext("%(group)s: %(n)d match", "%(group)s: %(n)d matches", n)
+            % {"group": name, "n": n} for name, n in self.per_match.items())
+
     def standings_used(self) -> list[dict]:
         """Each seed with the standings values it was chosen by (for the audit log)."""
         return [{"seed": s.number, "team": s.team.code,
                  "group": s.place.group.name if s.place.group else "",
                  "place": s.place.place, "match_points": s.place.match_points,
                  "small_points": s.place.small_points, "wins": s.place.wins,
-                 "extra": s.extra} for s in self.seeds]
+                 "matches": s.place.matches, "extra": s.extra} for s in self.seeds]
 
 
 def qualification(stage: Stage) -> Qualification:

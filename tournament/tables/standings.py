@@ -150,6 +150,10 @@ class SeedTable(tables.Table):
                                  attrs={"td": {"class": "num detail", "data-label": _("SP")}})
     wins = tables.Column(verbose_name=_("Wins"), accessor="place__wins",
                          attrs={"td": {"class": "num detail", "data-label": _("W")}})
+    # Shown when teams of one place are compared per match (their groups played different
+    # numbers of matches: scoring.placings).
+    matches = tables.Column(verbose_name=_("Matches"), accessor="place__matches",
+                            attrs={"td": {"class": "num detail", "data-label": _("Matches")}})
 
     class Meta:
         orderable = False

@@ -81,7 +81,7 @@ def test_two_per_group_and_the_best_third_seed_the_bracket(
     entry = AuditEntry.objects.get(action="stage.seeded")
     assert entry.data["seeds"][0] == {"seed": 1, "team": "T1", "group": "A", "place": 1,
                                       "match_points": 9, "small_points": 60, "wins": 3,
-                                      "extra": False}
+                                      "matches": 3, "extra": False}
     assert "5. T3 (A place 3: 5 mp, -5 sp, 1 w, extra)" in entry.summary
     first = generate_round(director_actor, stage)
     assert [(m.home.code, m.away.code) for m in first.matches.all()] == [("T2", "T3")]
@@ -291,3 +291,32 @@ def test_knockout_without_a_stage_before_ranks_by_seed(director_actor, finish_ro
     # Semi-final losers by seed: T2 (seed 2) before T4.
     assert [row.team.code for row in ranking.rows] == ["T3", "T1", "T2", "T4"]
     assert ranking.before is None
+
+
+def test_groups_that_played_different_numbers_of_matches_are_compared_per_match(
+        director_actor, finish_round, tournament, teams, client, django_user_model):
+    """Group A has five teams (four matches and a bye each: 2 mp), group B four (three
+    matches). T1 wins all of A's: 4 × 3 + 2 = 14 mp in 5, 2.8 a match; T6 wins all of B's:
+    9 mp in 3, 3.0 a match. By totals T1 would be seed 1; per match it is T6."""
+    stage = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    field = teams(9)
+    allot_groups(director_actor, stage, [field[:5], field[5:]])
+    margins = {}
+    for group in (["T1", "T2", "T3", "T4", "T5"], ["T6", "T7", "T8", "T9"]):
+        for i, home in enumerate(group):
+            for away in group[i + 1:]:
+                margins[home, away] = 10 if home in ("T1", "T6") else 5
+    play(director_actor, finish_round, stage, margins, [1, 2, 3, 4, 5])
+    knockout = create_stage(director_actor, tournament, name="Knockout",
+                            kind=Stage.Kind.KNOCKOUT, qualify_from=stage,
+                            qualifiers_per_group=1, extra_qualifiers=0)
+    plan = qualification(knockout)
+    assert plan.problems == [] and plan.error is None
+    assert [(s.number, s.team.code, s.place.match_points, s.place.matches)
+            for s in plan.seeds] == [(1, "T6", 9, 3), (2, "T1", 14, 5)]
+    assert sorted(plan.per_match.values()) == [3, 5]
+    # The seeding page says why.
+    client.force_login(django_user_model.objects.get(pk=director_actor.user.pk))
+    page = client.get(f"/manage/{tournament.slug}/stages/{knockout.pk}/seeding/")
+    text = page.content.decode()
+    assert "did not all play as many matches" in text and "compared per match" in text

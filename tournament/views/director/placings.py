@@ -50,7 +50,7 @@ def _seeding_page(request, tournament, stage, form=None):
         shown.append((table, QualificationTable(rows, exclude=("penalties", "provisional"))))
     return render(request, "director/stage_seeding.html", {
         "tournament": tournament, "stage": stage, "plan": plan, "tables": shown,
-        "seed_table": SeedTable(plan.seeds),
+        "seed_table": SeedTable(plan.seeds, exclude=() if plan.per_match else ("matches",)),
         "entered": stage.entries.exists(), "started": plan.started,
         "form": form or QualificationForm(stage=stage),
     })
