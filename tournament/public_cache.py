@@ -74,7 +74,9 @@ BUILD_SECONDS = 10  # a reader building a page again holds it this long at most
 
 
 def _generation_key(scope: str) -> str:
-    return f"public:generation:{scope}"
+    # Hashed: the scope is a short name taken from the address as typed, which may be
+    # longer than a cache key may be (memcached: 250 characters, no spaces).
+    return "public:generation:" + hashlib.sha256(scope.encode()).hexdigest()[:32]
 
 
 def generation(scope: str) -> str:

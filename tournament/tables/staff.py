@@ -4,6 +4,8 @@ models, rendered by django-tables2 as it is)."""
 import django_tables2 as tables
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
@@ -55,15 +57,23 @@ class DirectorTeamTable(TeamTable):
         pass
 
 
+class ActionsColumn(tables.TemplateColumn):
+    """A column of buttons: its header is named for screen readers only (axe:
+    empty-table-header); the buttons say what they do."""
+
+    @property
+    def header(self):
+        return format_html('<span class="visually-hidden">{}</span>', gettext("Actions"))
+
+
 class StaffTable(tables.Table):
     caption = _("Staff of the tournament")
     caption_hidden = True
     stacked = True
     user = tables.Column(verbose_name=_("User"), accessor="user__username")
     title = tables.Column(verbose_name=_("Role"), empty_values=(), orderable=False)
-    remove = tables.TemplateColumn(
-        template_name="director/staff_remove_button.html", verbose_name="", orderable=False
-    )
+    remove = ActionsColumn(template_name="director/staff_remove_button.html",
+                           orderable=False)
 
     class Meta:
         model = StaffRole

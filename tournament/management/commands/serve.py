@@ -71,4 +71,16 @@ class Command(BaseCommand):
             # a busy one; gunicorn's default of 30 s would leave no margin.
             "--timeout", "120",
             *(["--access-logfile", "-"] if access_log else []),
+            *_no_control_socket(),
         ])
+
+
+def _no_control_socket() -> list[str]:
+    """No control socket: gunicorn's (in the versions that have one) is one path per account,
+    ~/.gunicorn/gunicorn.ctl, which every ``serve`` on the machine would share (the public
+    pool and the staff pool, two events). The servers are controlled by their signals."""
+    from gunicorn.config import KNOWN_SETTINGS
+
+    if any(setting.name == "control_socket_disable" for setting in KNOWN_SETTINGS):
+        return ["--no-control-socket"]
+    return []
