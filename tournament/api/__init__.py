@@ -12,7 +12,7 @@ import copy
 
 from django.http import Http404
 from ninja import NinjaAPI
-from ninja.errors import ValidationError
+from ninja.errors import AuthenticationError, ValidationError
 
 from tournament.api import rounds, standings, tables, teams, tournaments, travellers
 from tournament.api.docs import OperationsPage
@@ -57,6 +57,14 @@ api = PublicAPI(
 def not_found(request, exc):
     message = str(exc) if exc.args and str(exc) else "not found"
     return api.create_response(request, {"detail": message}, status=404)
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, exc):
+    """401 says how to authenticate (RFC 9110 §11.6.1): a table device's bearer token."""
+    response = api.create_response(request, {"detail": "no valid device token"}, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="table devices"'
+    return response
 
 
 @api.exception_handler(ValidationError)

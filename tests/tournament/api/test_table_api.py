@@ -169,6 +169,10 @@ def test_without_a_device_token_nothing_is_read_or_written(devices, who, staff_u
     answer = post(client, f"/api/tables/{table.pk}/hands/1", {
         "figures": {"outcome": "draw"}, "seen_version": 0, "request_token": str(uuid.uuid4())})
     assert answer.status_code == 401 and not HandResult.objects.exists()
+    assert answer["WWW-Authenticate"] == 'Bearer realm="table devices"'  # how to get in
+    not_json = client.post(f"/api/tables/{table.pk}/hands/1", "{not json",
+                           content_type="application/json", HTTP_AUTHORIZATION="Bearer x")
+    assert not_json.status_code == 401  # the token is checked first, whatever the body
 
 
 def test_a_device_of_another_tournament_sees_no_table(devices, make_tournament,
@@ -259,3 +263,13 @@ def test_signing_off_through_the_api_is_for_referees_and_directors(devices, staf
                   {"revision": revision, "request_token": str(uuid.uuid4())})
     assert answer.status_code == status, answer.content
     assert (Match.objects.get(pk=match.pk).signed_off_at is not None) == (status == 200)
+
+
+def test_a_body_that_is_not_json_is_a_400_as_documented(devices):
+    round_, slips = devices
+    table = table_of(round_, 1)
+    answer = device(slips[1]).post(f"/api/tables/{table.pk}/hands/1", "{not json",
+                                   content_type="application/json")
+    assert answer.status_code == 400  # docs/api.md: "Cannot parse request body"
+    assert answer.json() == {"detail": "Cannot parse request body"}
+    assert not HandResult.objects.exists()
