@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import math
 import re
 import secrets
 import time
@@ -46,7 +47,7 @@ from django.dispatch import receiver
 from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
-from django.utils.http import http_date, parse_etags
+from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import get_language
 
 from tournament import first_start
@@ -264,6 +265,23 @@ def _demo_building() -> bool:
     return False
 
 
+def last_modified(etag: str, built: float, previous: dict | None) -> str:
+    """When this content was first built, in HTTP's whole seconds: the copy before's time
+    when the content is the same, else the second it was built in, but never the second
+    the copy before (other content) was given: If-Modified-Since answers 304 by these
+    seconds (``cache_headers``), and two contents must not share one. With the grace of 1 s
+    a page is built again a second later at the soonest, so this is the second it was
+    built in but for a page evicted and built again at once."""
+    if previous is not None and previous["etag"] == etag:
+        return previous["last_modified"]
+    second = math.floor(built)
+    if previous is not None:
+        before = parse_http_date_safe(previous["last_modified"])
+        if before is not None:
+            second = max(second, before + 1)
+    return http_date(second)
+
+
 class PublicCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -294,12 +312,12 @@ class PublicCacheMiddleware:
                     or not cache().add(building, 1, timeout=BUILD_SECONDS)):
                 return _answer(request, entry, "stale")
         try:
-            return self._build(request, key)
+            return self._build(request, key, entry)
         finally:
             if building:
                 cache().delete(building)
 
-    def _build(self, request, key):
+    def _build(self, request, key, previous: dict | None = None):
         # The generations are read before the page is built: a change made meanwhile makes
         # what is built now stale at once.
         before = {scope: generation(scope) for scope in _scopes(request)}
@@ -314,7 +332,7 @@ class PublicCacheMiddleware:
         built = time.time()
         content = response.content
         response["ETag"] = '"' + hashlib.sha256(content).hexdigest()[:24] + '"'
-        response["Last-Modified"] = http_date(built)
+        response["Last-Modified"] = last_modified(response["ETag"], built, previous)
         patch_vary_headers(response, ("Accept-Encoding",))
         headers = [(name, value) for name, value in response.items()
                    if name.lower() not in ("content-length", "vary")]

@@ -118,6 +118,25 @@ def test_each_language_has_its_own_copy(client, tournament, event):
     assert client.get(url).content == english.content
 
 
+def test_if_modified_since_never_keeps_a_reader_on_content_that_changed(
+        client, tournament, event, director_actor, django_capture_on_commit_callbacks):
+    """Two contents of one page never share a Last-Modified second; the same content
+    built again keeps its own (issue 53)."""
+    url = reverse("public:penalties", args=[tournament.slug])
+    first = client.get(url)
+    public_cache.invalidate(tournament.slug)  # built again, the same content
+    again = client.get(url)
+    assert again["X-Public-Cache"] == "miss"
+    assert again["Last-Modified"] == first["Last-Modified"]
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]).status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):  # other content, same second
+        record_penalty(director_actor, team=event.teams[1], round=event.open,
+                       kind="warning", reason="Slow play")
+    changed = client.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert changed.status_code == 200 and "Slow play" in changed.content.decode()
+    assert changed["Last-Modified"] != first["Last-Modified"]
+
+
 def test_a_conditional_request_is_answered_not_modified(client, tournament, event):
     url = standings_url(tournament)
     etag = client.get(url)["ETag"]
