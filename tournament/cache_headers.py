@@ -98,10 +98,12 @@ def _not_modified(request, etag: str | None, last_modified: str | None) -> bool:
 
 def make_public(request, response):
     etag = _tag(response)
-    if response.status_code == 200 and not response.has_header("Last-Modified"):
-        response["Last-Modified"] = http_date()  # as of now: built for this answer
-    if response.status_code == 200 and _not_modified(request, etag,
-                                                     response.get("Last-Modified")):
+    kept = response.get("Last-Modified")  # the public cache's: when this content was built
+    if response.status_code == 200 and not kept:
+        # As of now: built for this answer, and no earlier date is known, so no
+        # If-Modified-Since is answered by it (content may have changed within this second).
+        response["Last-Modified"] = http_date()
+    if response.status_code == 200 and _not_modified(request, etag, kept):
         answer = HttpResponseNotModified()
         for name in ("ETag", "Last-Modified", "Content-Language", "X-Public-Cache"):
             if response.has_header(name):
