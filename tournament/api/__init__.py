@@ -17,12 +17,31 @@ from ninja.errors import AuthenticationError, ValidationError
 from tournament.api import rounds, standings, tables, teams, tournaments, travellers
 from tournament.api.docs import OperationsPage
 
-DESCRIPTION = """Public data of Duplicate Gin tournaments, read-only.
+DESCRIPTION = """Public data of Duplicate Gin tournaments, to read; and, for table devices
+with a token (`Authorization: Bearer …`), the table's commands: enter a hand, approve it,
+sign the table, sign a match off.
 
 What a round in play shows follows each tournament's live-results setting, exactly as on
 the public pages; a tournament in set-up, a part switched off and a draft round are 404.
 Lists take `limit` (1–500, default 100) and `offset`. Decimal figures are strings with two
-decimals. See docs/api.md."""
+decimals. Integers are strict, in bodies and addresses: `12`, never `12.0`, `"12"` or
+`012`. Every public answer has an `ETag` and a `Last-Modified`: send them back
+(`If-None-Match`, `If-Modified-Since`) and an unchanged answer is a 304 with no body. See
+docs/api.md."""
+
+NOT_MODIFIED = {"description": "Not modified: the `ETag` in `If-None-Match` (or the date "
+                               "in `If-Modified-Since`) still holds; no body"}
+
+
+def with_not_modified(document) -> dict:
+    """The document with the 304 every public read may answer (tournament/cache_headers.py;
+    a device's reads never do)."""
+    document = dict(document)
+    for operations in document.get("paths", {}).values():
+        read = operations.get("get")
+        if read is not None and not read.get("security"):
+            read.setdefault("responses", {})[304] = NOT_MODIFIED
+    return document
 
 
 class PublicAPI(NinjaAPI):
@@ -35,8 +54,8 @@ class PublicAPI(NinjaAPI):
             path_prefix = self.get_root_path(path_params or {})
         documents = self.__dict__.setdefault("_documents", {})
         if path_prefix not in documents:
-            built = super().get_openapi_schema(path_prefix=path_prefix)
-            documents[path_prefix] = dict(built)  # the document, without the API it was read off
+            built = with_not_modified(super().get_openapi_schema(path_prefix=path_prefix))
+            documents[path_prefix] = built  # the document, without the API it was read off
         # A copy: whoever reads it may change it without changing the next reader's.
         return copy.deepcopy(documents[path_prefix])
 

@@ -88,6 +88,11 @@ class Cards(Schema):
 
 
 class EnterIn(Schema):
+    """Exactly one of ``figures`` and ``cards``."""
+
+    model_config = {"json_schema_extra": {"oneOf": [{"required": ["figures"]},
+                                                    {"required": ["cards"]}]}}
+
     figures: Figures | None = None
     cards: Cards | None = None
     seen_version: Number  # the version the device showed; 0 for none
@@ -259,8 +264,10 @@ def enter_hand(request, table_id: Id, hand: HandNumber, body: EnterIn):
     says what the hand holds now."""
     table = _table(request, table_id)
     if (body.figures is None) == (body.cards is None):
-        return Status(400, {"detail": "give the hand's figures or its cards, not both",
-                            "field": "figures", "errors": {"figures": ["figures or cards"]}})
+        detail = ("give the hand's figures or its cards, not both" if body.figures
+                  else "give the hand's figures or its cards")
+        return Status(400, {"detail": detail, "field": "figures",
+                            "errors": {"figures": ["figures or cards"]}})
     if body.figures is not None:
         value = HandEntry(**body.figures.dict())
     else:
