@@ -17,8 +17,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from scoring import seating
 from scoring.errors import RuleError, gettext_noop
-from scoring.seating import dealer_seat, player_in_seat
 
 TRIM_FROM = 8  # tables on a deal from which the highest and lowest result are dropped
 DEALER, NON_DEALER = "dealer", "non_dealer"
@@ -122,7 +122,7 @@ def table_result(table: Hashable, hand: int, seat1_points: int, outcome: str,
                  false_knock_seat: int | None = None) -> TableResult:
     """A table's result on a hand as stored (seat 1's points, the declarer's seat) seen from
     the box's dealer cards: the seat that holds them is ``seating.dealer_seat(hand)``."""
-    dealing = dealer_seat(hand)
+    dealing = seating.dealer_seat(hand)
     declarer = None if declarer_seat is None else DEALER if declarer_seat == dealing \
         else NON_DEALER
     return TableResult(table, seat1_points if dealing == 1 else -seat1_points, outcome,
@@ -155,9 +155,9 @@ def players_on_deal(table_position: int, hand: int, seat1_points: int, deal: Has
                                                                          PlayerOnDeal]:
     """The two players of a hand at a match's table 1 or 2, seat 1's first, each with the
     cards the seat held (``scoring.seating``: who sits where, who deals) and its points."""
-    dealing = dealer_seat(hand)
+    dealing = seating.dealer_seat(hand)
     return tuple(  # type: ignore[return-value]
-        PlayerOnDeal(player_in_seat(table_position, seat, lineups), deal,
+        PlayerOnDeal(seating.player_in_seat(table_position, seat, lineups), deal,
                      DEALER if seat == dealing else NON_DEALER,
                      seat1_points if seat == 1 else -seat1_points)
         for seat in (1, 2))

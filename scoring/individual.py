@@ -8,8 +8,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from scoring import seating
 from scoring.errors import RuleError, gettext_noop
-from scoring.seating import dealer_seat, player_in_seat
 
 PlayerId = Hashable
 OUTCOMES = ("knock", "undercut", "gin", "big_gin", "draw")
@@ -48,11 +48,11 @@ def table_hands(table_position: int, hand: int, seat_points: tuple[int, int], ou
     seat 2's. ``lineups[side]`` is each side's (first player, second player) of the round
     (``scoring.seating``: who sits where); the seat holding the dealer's cards is
     ``dealer_seat(hand)``; an undercut names the knocker as its declarer."""
-    dealing = dealer_seat(hand)
-    return (PlayerHand(player_in_seat(table_position, 1, lineups), seat_points[0],
+    dealing = seating.dealer_seat(hand)
+    return (PlayerHand(seating.player_in_seat(table_position, 1, lineups), seat_points[0],
                        dealing == 1, outcome, declarer_seat == 1, false_knock_seat == 1,
                        provisional),
-            PlayerHand(player_in_seat(table_position, 2, lineups), seat_points[1],
+            PlayerHand(seating.player_in_seat(table_position, 2, lineups), seat_points[1],
                        dealing == 2, outcome, declarer_seat == 2, false_knock_seat == 2,
                        provisional))
 
@@ -100,27 +100,23 @@ def individual_standings(hands: Iterable[PlayerHand], *, minimum_hands: int = 0,
     return rank_lines(lines.values(), minimum_hands=minimum_hands)
 
 
-def table_lines(hands: Iterable[tuple], lineups: Mapping[Hashable, Mapping[str, Sequence[
-        PlayerId]]]) -> dict[PlayerId, PlayerLine]:
-    """Every player's line (not ranked yet: ``rank_lines``) from hands as a match's table
-    stores them: each hand is (match, table position, hand number, seat 1's points, seat 2's
-    points, outcome, declarer's seat, false knocker's seat, provisional), and
-    ``lineups[match]`` each side's (first player, second player). The same lines as
+def table_lines(hands: Iterable[tuple], seats: Mapping[Hashable, Sequence[PlayerId]]
+                ) -> dict[PlayerId, PlayerLine]:
+    """Every player's line (not ranked yet: ``rank_lines``) from hands as a table stores
+    them: each hand is (table, hand number, seat 1's points, seat 2's points, outcome,
+    declarer's seat, false knocker's seat, provisional), and ``seats[table]`` the players
+    in its seats 1 and 2 (as stored: ``TableSeat``). The same lines as
     ``individual_standings`` of ``table_hands`` of each hand, made without a ``PlayerHand``
     per player and hand: hands alike for a player (dealer or not, outcome, declared, false
     knock, provisional) are counted together first. A 512-team event has 122,880 of them.
     Lines keep the order of each player's first hand."""
     alike: dict[tuple, list[int]] = {}
-    seats: dict[tuple, tuple[PlayerId, PlayerId]] = {}
-    for match, position, number, one, two, outcome, declarer, false_knock, provisional \
-            in hands:
-        players = seats.get((match, position))
-        if players is None:
-            players = seats[match, position] = (
-                player_in_seat(position, 1, lineups[match]),
-                player_in_seat(position, 2, lineups[match]))
-        # dealer_seat(number), without a call per hand (it refuses a hand below 1).
-        dealing = dealer_seat(number) if number < 1 else 2 - number % 2
+    dealers: dict[int, int] = {}  # hand number → seating.dealer_seat, asked once a number
+    for table, number, one, two, outcome, declarer, false_knock, provisional in hands:
+        players = seats[table]
+        dealing = dealers.get(number)
+        if dealing is None:
+            dealing = dealers[number] = seating.dealer_seat(number)
         for seat, player, points in ((1, players[0], one), (2, players[1], two)):
             key = (player, dealing == seat, outcome, declarer == seat, false_knock == seat,
                    provisional)
@@ -172,7 +168,7 @@ def seat_tallies(hands: Iterable[tuple[int, int, int, str, int | None, int | Non
     lines: dict[PlayerId, PlayerLine] = {}
     for number, one, two, outcome, declarer, false_knock in hands:
         _check(outcome, declarer is not None)
-        dealing = dealer_seat(number)
+        dealing = seating.dealer_seat(number)
         for seat, points in ((1, one), (2, two)):
             _count(lines, seat, 1, points, dealing == seat, outcome, declarer == seat,
                    false_knock == seat, False)

@@ -6,7 +6,8 @@ second player in seat 2. Seat 1 deals the odd hands and seat 2 the even ones at 
 tables, so in every hand the box's dealer cards go to A at one table and to B at the other:
 the two teams play the same cards from opposite sides, which is what makes it duplicate.
 
-Every page, printout and entry screen asks this module; nothing else decides a seat.
+Every page, printout and entry screen asks this module, or the seats written from it
+(``TableSeat``, ``tournament/services/seats.py``); nothing else decides a seat.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def seat_holder(table_position: int, seat: int) -> SeatHolder:
 
 def seats() -> list[tuple[int, int, SeatHolder]]:
     """Every seat of a match, (table position, seat, who sits there), table 1 first: for
-    a query that writes out who sits where (``selectors.individual``, ``field_sums``)."""
+    the database's check that the stored seats follow the line-ups (migration 0021)."""
     return [(position, seat, seat_holder(position, seat))
             for position in range(1, TABLES_PER_MATCH + 1) for seat in (1, 2)]
 

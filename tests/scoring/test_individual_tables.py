@@ -1,6 +1,7 @@
 """``scoring.individual.table_lines``, the fast path of the individual standings (a
 512-team event has 122,880 player-hands), gives exactly what ``individual_standings`` of
-``table_hands`` gives, hand by hand (bench/standings.py times it)."""
+``table_hands`` gives, hand by hand (bench/standings.py times it). It reads who sat where as
+stored (``TableSeat``): here each table's seats from the line-ups by ``scoring.seating``."""
 
 from dataclasses import astuple
 
@@ -25,6 +26,17 @@ LINEUPS = {1: {"home": ("a1", "a2"), "away": ("b1", "b2")},
 KINDS = [("draw", None), ("knock", 1), ("knock", 2), ("undercut", 1), ("undercut", 2),
          ("gin", 1), ("gin", 2), ("big_gin", 2)]
 
+# (match, table position) → the players in seats 1 and 2
+SEATS = {(match, position): tuple(player_in_seat(position, seat, LINEUPS[match])
+                                  for seat in (1, 2))
+         for match in LINEUPS for position in (1, 2)}
+
+
+def by_table(rows):
+    """The hands as ``table_lines`` takes them: each named by its table."""
+    return [((match, position), *rest) for match, position, *rest in rows]
+
+
 hand = st.tuples(st.sampled_from(sorted(LINEUPS)), st.sampled_from([1, 2]),
                  st.integers(1, 12), st.integers(-60, 60), st.sampled_from(KINDS),
                  st.sampled_from([None, 1, 2]), st.booleans())
@@ -44,17 +56,15 @@ def test_table_lines_are_the_lines_of_every_player_hand(hands, minimum):
                                         false_knock, LINEUPS[match],
                                         provisional=provisional)],
         minimum_hands=minimum)
-    fast = rank_lines(table_lines(rows, LINEUPS).values(), minimum_hands=minimum)
+    fast = rank_lines(table_lines(by_table(rows), SEATS).values(), minimum_hands=minimum)
     assert [astuple(line) for line in fast] == [astuple(line) for line in slow]
 
 
 def test_table_lines_refuse_what_a_player_hand_refuses():
     with pytest.raises(RuleError, match="unknown outcome"):
-        table_lines([(1, 1, 1, 0, 0, "schneider", 1, None, False)], LINEUPS)
+        table_lines([((1, 1), 1, 0, 0, "schneider", 1, None, False)], SEATS)
     with pytest.raises(RuleError, match="hands are numbered from 1"):
-        table_lines([(1, 1, 0, 0, 0, "draw", None, None, False)], LINEUPS)
-    with pytest.raises(RuleError, match="tables 1 and 2"):
-        table_lines([(1, 3, 1, 0, 0, "draw", None, None, False)], LINEUPS)
+        table_lines([((1, 1), 0, 0, 0, "draw", None, None, False)], SEATS)
 
 
 @settings(max_examples=200)
@@ -69,7 +79,7 @@ def test_the_lines_of_the_seats_tallies_are_the_lines_of_their_hands(hands, mini
              provisional[match])
             for match, position, number, points, (outcome, declarer), false_knock, _p
             in hands]
-    slow = rank_lines(table_lines(rows, LINEUPS).values(), minimum_hands=minimum)
+    slow = rank_lines(table_lines(by_table(rows), SEATS).values(), minimum_hands=minimum)
     tables: dict[tuple, list] = {}
     for match, position, number, one, two, outcome, declarer, false_knock, _p in rows:
         tables.setdefault((match, position), []).append(

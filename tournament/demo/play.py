@@ -95,18 +95,13 @@ class RoundPlay:
         return round_
 
     def seats(self, round_: Round) -> dict[tuple[int, int], int]:
-        """(table id, seat) → the player's id, from the round's line-ups (RULES.md §8)."""
-        from tournament.models import RoundEntry
+        """(table id, seat) → the player's id: who sits where (``TableSeat``, written with
+        the line-ups by the draw, RULES.md §8)."""
+        from tournament.models import TableSeat
 
-        lineups: dict[int, dict[str, tuple[int, int]]] = {}
-        for match, side, first, second in RoundEntry.objects.filter(
-                round=round_).exclude(match=None).values_list(
-                "match_id", "side", "first_player_id", "second_player_id"):
-            lineups.setdefault(match, {})[side] = (first, second)
-        return {(table.pk, seat): seating.player_in_seat(table.position, seat,
-                                                       lineups[table.match_id])
-                for table in Table.objects.filter(round=round_).exclude(
-                    match__forfeited_by__isnull=False) for seat in (1, 2)}
+        return {(table, seat): player for table, seat, player in TableSeat.objects.filter(
+            round=round_).exclude(table__match__forfeited_by__isnull=False).values_list(
+            "table_id", "seat", "player_id")}
 
     def deal(self, round_: Round, deal_set: int, hand: int) -> Deal:
         return Deal.objects.get(round=round_, deal_set=deal_set, hand=hand, is_current=True)

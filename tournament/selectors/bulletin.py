@@ -31,7 +31,7 @@ from tournament.selectors.field_results import deal_key
 from tournament.selectors.penalties import penalty_list, withdrawn_teams
 from tournament.selectors.public import MatchLine, match_lines
 from tournament.selectors.public_standings import PublicStandings, public_standings
-from tournament.selectors.travellers import SeatHolder, match_lineups, seat_holder_of
+from tournament.selectors.travellers import SeatHolder, seat_holders
 from tournament.selectors.visibility import PublicViews, ResultView
 
 SWINGS = 6  # the boxes with the largest swings
@@ -244,11 +244,11 @@ def _home_points(p: BoxResult) -> int:
     return p.seat1_points if _HOME_SEAT[p.position] == 1 else -p.seat1_points
 
 
-def _table(p: BoxResult, result: HandResult, lineups) -> TableOfBox:
-    entries = lineups.get(p.match_id, {})
+def _table(p: BoxResult, result: HandResult, holders) -> TableOfBox:
+    seats = holders.get((p.match_id, p.position), {})
     dealing = seating.dealer_seat(p.hand)
-    return TableOfBox(table=p.table, dealer=seat_holder_of(entries, p.position, dealing),
-                      non_dealer=seat_holder_of(entries, p.position, 3 - dealing), result=result,
+    return TableOfBox(table=p.table, dealer=seats.get(dealing),
+                      non_dealer=seats.get(3 - dealing), result=result,
                       home_points=_home_points(p))
 
 
@@ -289,14 +289,14 @@ def _swings(rounds: list[Round], played: list[BoxResult]) -> list[SwingBox]:
         [pair[0].match_id for pair in chosen])
     deals = Deal.objects.in_bulk([p.deal_id for pair in chosen for p in pair
                                   if p.deal_id is not None])
-    lineups = match_lineups(match_ids=[pair[0].match_id for pair in chosen])
+    holders = seat_holders(match_ids=[pair[0].match_id for pair in chosen])
     boxes = []
     for pair in chosen:
         deal = deals.get(pair[0].deal_id)
         boxes.append(SwingBox(
             match=matches[pair[0].match_id], hand=pair[0].hand,
             swing=sum(_home_points(p) for p in pair),
-            tables=tuple(_table(p, stored[p.result_id], lineups) for p in pair),
+            tables=tuple(_table(p, stored[p.result_id], holders) for p in pair),
             cards=deal_from_text(deal.cards) if deal is not None else None))
     return boxes
 
@@ -332,8 +332,8 @@ def _rare(rounds: list[Round], played: list[BoxResult]) -> list[RareResult]:
         return []
     stored = HandResult.objects.in_bulk([c[4].result_id for c in chosen])
     deals = Deal.objects.in_bulk([c[3] for c in chosen])
-    lineups = match_lineups(match_ids=[c[4].match_id for c in chosen])
+    holders = seat_holders(match_ids=[c[4].match_id for c in chosen])
     return [RareResult(round=round_of[best.round_id], deal=deals[deal_id], outcome=outcome,
                        tables=tables, field=size,
-                       table=_table(best, stored[best.result_id], lineups))
+                       table=_table(best, stored[best.result_id], holders))
             for _share, _size, outcome, deal_id, best, tables, size in chosen]

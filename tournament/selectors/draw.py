@@ -1,6 +1,8 @@
 """The draw of a round as pages and printouts show it: tables, seats, who deals each hand.
 
-Seats and dealers come from ``scoring.seating`` (RULES.md §8); nothing here decides them.
+Who sat in each seat is stored (``TableSeat``, written with the line-ups from
+``scoring.seating``, RULES.md §8) and which seat deals each hand is ``scoring.seating``'s;
+nothing here decides them.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring import seating
-from tournament.models import Match, Player, Round, RoundEntry, Table, Team
+from tournament.models import Match, Player, Round, RoundEntry, Table, TableSeat, Team
 
 
 @dataclass(frozen=True)
@@ -100,38 +102,33 @@ def match_plan(match: Match) -> MatchPlan:
 
 def _match_plans(round_: Round, matches) -> list[MatchPlan]:
     matches = list(matches.select_related("home", "away", "group").order_by("number"))
-    # Tables and line-ups in one query each, grouped here: a prefetch would make a query set
+    # Tables and seats in one query each, grouped here: a prefetch would make a query set
     # for each of a big round's 256 matches, which costs more than the rows.
     tables: dict[int, list[Table]] = {}
-    entries: dict[int, list[RoundEntry]] = {}
+    seated: dict[int, dict[int, Player]] = {}  # table → seat → who sat there
     if matches:
         match_ids = [match.pk for match in matches]
         for table in Table.objects.filter(match_id__in=match_ids).order_by("position"):
             tables.setdefault(table.match_id, []).append(table)
-        for entry in (RoundEntry.objects.filter(match_id__in=match_ids)
-                      .select_related("first_player", "second_player")):
-            entries.setdefault(entry.match_id, []).append(entry)
+        for seat in (TableSeat.objects.filter(table__match_id__in=match_ids)
+                     .select_related("player")):
+            seated.setdefault(seat.table_id, {})[seat.seat] = seat.player
     hands = round_.hands_per_match
     plans = []
     for match in matches:
-        # An entry's team is the match's team on its side (the database refuses any other),
-        # read once with the match rather than again with each entry.
-        of_side = {RoundEntry.Side.HOME: match.home, RoundEntry.Side.AWAY: match.away}
-        teams = {entry.side: of_side[entry.side] for entry in entries.get(match.pk, ())}
-        lineups = {entry.side: (entry.first_player, entry.second_player)
-                   for entry in entries.get(match.pk, ())}
+        # A seat's team is the match's team of its player (the database refuses any other),
+        # read once with the match rather than again with each seat.
+        of_team = {match.home_id: match.home, match.away_id: match.away}
         table_plans = []
         for table in tables.get(match.pk, ()):
-            seats = []
-            for seat_number in (1, 2):
-                side = seating.seat_holder(table.position, seat_number).side
-                player = seating.player_in_seat(table.position, seat_number, lineups)
-                seats.append(SeatPlan(seat=seat_number, team=teams[side], player=player))
+            players = seated.get(table.pk, {})
+            seats = tuple(SeatPlan(seat=number, team=of_team[players[number].team_id],
+                                   player=players[number]) for number in (1, 2))
             dealer_seats = tuple(
                 seating.dealer_seat(hand) for hand in range(1, hands + match.extra_hands + 1)
             )
             table_plans.append(TablePlan(number=table.number, position=table.position,
-                                         match=match, seats=tuple(seats),
+                                         match=match, seats=seats,
                                          dealer_seats=dealer_seats, table=table))
         plans.append(MatchPlan(match=match, tables=tuple(table_plans)))
     return plans

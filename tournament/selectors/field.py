@@ -20,7 +20,7 @@ from scoring.rules import DEFAULT_RULES
 from tournament.models import Player, Round, Stage, Team
 from tournament.selectors.field_kept import FieldTotals, add_points, field_totals
 from tournament.selectors.field_results import deal_key, deals_per_match, two_places
-from tournament.selectors.field_sums import _field_lineups, _field_rows, _left_out_matches
+from tournament.selectors.field_sums import _field_rows, _field_seats, _left_out_matches
 from tournament.selectors.penalties import withdrawn_teams
 from tournament.selectors.visibility import PublicViews
 
@@ -91,7 +91,7 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     The rounds shown whole are added up by the database per player (``_field_sums``, then
     ``scoring.field.FieldSums.add_seat``); a round the public sees in part is read hand by
     hand. At most six queries and one more per stage, whatever the number of hands (the
-    line-ups are read only for a round seen in part or a withdrawn team)."""
+    seats are read only for a round seen in part or a withdrawn team)."""
     where = {"stage": stage} if stage is not None else {"stage__tournament": tournament}
     statuses = [Round.Status.CLOSED] if closed_only else [Round.Status.IN_PLAY,
                                                           Round.Status.CLOSED]
@@ -117,38 +117,33 @@ def field_standings(tournament, *, stage: Stage | None = None, closed_only: bool
     summed = totals.sums  # kept between reads: never changed here
     raw = {player: list(points) for player, points in totals.raw.items()}
     provisional = totals.provisional
-    # The line-ups, for a round seen in part and for the withdrawn teams' list.
-    lineups, lineup_teams, unsigned = _field_lineups(list(per_match)) if rounds and (
+    # Who sat where, for a round seen in part and for the withdrawn teams' list.
+    seated, lineup_teams, unsigned = _field_seats(list(per_match)) if rounds and (
         shown_in_part or left_out) else ({}, set(), set())
-    seated: dict[int, tuple[int, ...]] = {}  # table → the players in seats 1 and 2, or ()
+    seat1_dealing: dict[int, bool] = {}  # hand → seat 1 holds the dealer cards
 
-    def seats_of(table_id: int, match_id: int, position: int) -> tuple[int, ...]:
-        seats = seated.get(table_id)
-        if seats is None:
-            entries = lineups.get(match_id, {})
-            seats = seated[table_id] = (
-                seating.player_in_seat(position, 1, entries),
-                seating.player_in_seat(position, 2, entries)) if len(entries) == 2 else ()
-        return seats
+    def seat1_deals_in(hand: int) -> bool:
+        deals = seat1_dealing.get(hand)
+        if deals is None:
+            deals = seat1_dealing[hand] = seating.dealer_seat(hand) == 1
+        return deals
 
     deals: dict[Hashable, list[int]] = defaultdict(list)  # the dealer cards' points
     hands: list[tuple[int, Hashable, str, int]] = []  # (player, deal, seat, points)
     rounds_by_pk = {r.pk: r for r in rounds}
-    for (round_id, table_id, hand, match_id, match_number, position, deal_id, seat1, home,
-         away) in (_field_rows(shown_in_part, official_only) if shown_in_part else ()):
+    for (round_id, table_id, hand, match_id, match_number, deal_id, seat1, home, away) in (
+            _field_rows(shown_in_part, official_only) if shown_in_part else ()):
         if not views.shows(round_id, table_id, hand):
             continue
         out = out_by_stage[rounds_by_pk[round_id].stage_id]
         if out and (home in out or away in out):
             left_out |= {home, away} & out
             continue
-        seats = seats_of(table_id, match_id, position)
-        if not seats:
-            continue  # a match without both line-ups (never written so by the draw)
+        seats = seated.get(table_id)
+        if seats is None:
+            continue  # a table without both seats (never written so by the draw)
         key = deal_key(deal_id, round_id, match_number, hand, per_match[round_id])
-        # Seat 1 holds the dealer cards in odd hands (seating.dealer_seat, without a call
-        # per hand: it refuses a hand below 1).
-        seat1_deals = hand % 2 == 1 if hand >= 1 else seating.dealer_seat(hand) == 1
+        seat1_deals = seat1_deals_in(hand)
         dealer_points = seat1 if seat1_deals else -seat1
         deals[key].append(dealer_points)
         one, two = seats

@@ -9,8 +9,8 @@ with the round's *digest*, and the total of each set of rounds read together (a 
 the event, a day's bulletin). The digest of a round is the number of rows and the sum of
 a 64-bit hash of each row's identity and version (PostgreSQL's ``xmin`` and ``cmin``: the
 transaction and the command that wrote the row as it is now) over everything its sums are
-made from: its hands, its tables, its matches and their line-ups. Any write of one of
-them, by any process and any door, gives the row a new version, so a round whose digest
+made from: its hands, its tables, its matches and its seats (``TableSeat``). Any write
+of one of them, by any process and any door, gives the row a new version, so a round whose digest
 is unchanged has the very rows it had; only the rounds whose digest moved are added up
 again, and their old sums taken from the total and the new ones added (every figure is a
 sum: ``scoring.field.FieldSums.add_seat`` is linear). A rolled-back write leaves the old
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from scoring.field import FieldSums
-from tournament.models import HandResult, Match, RoundEntry, Table
-from tournament.selectors.field_sums import PlayerSums, _field_sums
+from tournament.models import HandResult, Match, Table, TableSeat
+from tournament.selectors.field_sums import PlayerSums, _field_sums, dealing_rule
 from tournament.selectors.row_versions import row_version
 
 KEPT_READS = 8  # sets of rounds read together (the field of a stage, of the event, …)
@@ -99,12 +99,12 @@ class _Kept:
     rounds: dict[int, list[PlayerSums]]  # the sums added into the totals, by round
 
 
-# (round, its deals per match, official only, matches left out) → (digest, sums): what a
-# round's hands add up to does not depend on the rounds read with it (a stage's page, the
-# whole event's, a day's bulletin share them).
+# (round, its deals per match, official only, matches left out, dealing rule) → (digest,
+# sums): what a round's hands add up to does not depend on the rounds read with it (a
+# stage's page, the whole event's, a day's bulletin share them).
 _rounds: OrderedDict[tuple, tuple[tuple[int, int] | None, list[PlayerSums]]] = OrderedDict()
-# (rounds, rounds with a deal set per match, official only, matches left out) → their
-# totals. The least recently read of each is dropped first.
+# (rounds, rounds with a deal set per match, official only, matches left out, dealing rule)
+# → their totals. The least recently read of each is dropped first.
 _kept: OrderedDict[tuple, _Kept] = OrderedDict()
 _lock = threading.Lock()  # a server of threads (runserver) reads in several at once
 
@@ -124,10 +124,13 @@ def field_totals(round_ids: list[int], per_match_ids: list[int], official_only: 
     left_out = tuple(sorted(left_out_matches))
     per_match = set(per_match_ids)
 
-    def round_key(pk: int) -> tuple:
-        return pk, pk in per_match, official_only, left_out
+    # The sums follow the dealing rule too (``scoring.seating``): kept under it.
+    rule = dealing_rule()
 
-    key = (tuple(round_ids), tuple(per_match_ids), official_only, left_out)
+    def round_key(pk: int) -> tuple:
+        return pk, pk in per_match, official_only, left_out, rule
+
+    key = (tuple(round_ids), tuple(per_match_ids), official_only, left_out, rule)
     digests = _digests(round_ids)
     with _lock:
         kept = _kept.get(key)
@@ -168,9 +171,9 @@ def field_totals(round_ids: list[int], per_match_ids: list[int], official_only: 
 
 def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
     """round → (rows, the sum of their versions' hashes) over the round's hands, tables,
-    matches and line-ups, for the rounds that have any."""
-    hands, tables, matches, entries = (connection.ops.quote_name(model._meta.db_table)
-                                       for model in (HandResult, Table, Match, RoundEntry))
+    matches and seats, for the rounds that have any."""
+    hands, tables, matches, seats = (connection.ops.quote_name(model._meta.db_table)
+                                     for model in (HandResult, Table, Match, TableSeat))
     places = ", ".join(["%s"] * len(round_ids))
 
     def version(kind: str, alias: str) -> str:
@@ -189,7 +192,7 @@ def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
                 SELECT m.round_id, COUNT(*), SUM({version("m", "m")})
                 FROM {matches} m WHERE m.round_id IN ({places}) GROUP BY m.round_id
                 UNION ALL
-                SELECT e.round_id, COUNT(*), SUM({version("e", "e")})
-                FROM {entries} e WHERE e.round_id IN ({places}) GROUP BY e.round_id
+                SELECT s.round_id, COUNT(*), SUM({version("s", "s")})
+                FROM {seats} s WHERE s.round_id IN ({places}) GROUP BY s.round_id
             ) rows GROUP BY round_id""", [*round_ids] * 4)
         return {round_id: (count, int(total)) for round_id, count, total in cursor.fetchall()}

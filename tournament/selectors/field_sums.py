@@ -1,7 +1,7 @@
 """What players against the field read from the database (``selectors.field.
 field_standings``): the sums of the rounds shown whole added up by the database
 (``_field_sums``, one query whatever the number of hands), the hands of a round shown in
-part (``_field_rows``), the line-ups (``_field_lineups``) and the matches left out for a
+part (``_field_rows``), who sat where (``_field_seats``) and the matches left out for a
 withdrawn team (``_left_out_matches``).
 """
 
@@ -12,15 +12,15 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Exists, ExpressionWrapper, IntegerField, OuterRef, Q
+from django.db.models import Exists, ExpressionWrapper, IntegerField, Max, OuterRef, Q
 
 from scoring import seating
 from scoring.field import TRIM_FROM
-from tournament.models import HandResult, Match, Round, RoundEntry, Table
+from scoring.rules import Rules
+from tournament.models import HandResult, Match, Round, Table, TableSeat
 
 _FIELD_ROW = ("table__round_id", "table_id", "hand", "table__match_id", "table__match__number",
-              "table__position", "deal_id", "seat1_points", "table__match__home_id",
-              "table__match__away_id")
+              "deal_id", "seat1_points", "table__match__home_id", "table__match__away_id")
 
 
 def _field_rows(round_ids: list[int], official_only: bool) -> list[tuple]:
@@ -59,60 +59,80 @@ class PlayerSums(NamedTuple):
     unsigned: bool  # one of these hands is of a match not signed off
 
 
-def _seat_holders_sql(position: str, seat: str) -> str:
-    """The player in seat ``seat`` of the match's table ``position`` (SQL expressions),
-    from the line-ups joined as ``home_entry`` and ``away_entry``: ``scoring.seating``'s
-    answer for each table and seat (``seats``), written out as SQL."""
-    slots = {1: "first_player_id", 2: "second_player_id"}
-    cases = " ".join(
-        f"WHEN {position} = {table} AND {seat} = {seat_number} "
-        f"THEN {holder.side.value}_entry.{slots[holder.slot]}"
-        for table, seat_number, holder in seating.seats())
-    return f"CASE {cases} END"
+# The hands whose dealer is written into the query: every hand of a match of the longest
+# (64 hands, ``scoring.rules``) with as many extra hands again. A hand beyond them reads the
+# rounds' longest match and asks again (``_field_sums``).
+_DEALT_HANDS = 128
+
+
+def _dealing_sql(hands: int) -> tuple[str, list[int]]:
+    """(hand, 1 when seat 1 holds the dealer cards else 0) for hands 1 to ``hands``, as SQL
+    ``VALUES`` and its parameters: ``scoring.seating.dealer_seat``'s answer for each hand,
+    so that the query holds no dealing rule of its own."""
+    numbers = range(1, hands + 1)
+    return (", ".join(["(%s, %s)"] * len(numbers)),
+            [value for hand in numbers for value in (hand, int(seating.dealer_seat(hand) == 1))])
+
+
+def dealing_rule() -> tuple[int, ...]:
+    """The seat that holds the dealer cards in hands 1 to ``_DEALT_HANDS``
+    (``scoring.seating``): what sums kept between reads were made under."""
+    return tuple(seating.dealer_seat(hand) for hand in range(1, _DEALT_HANDS + 1))
+
+
+def _most_hands(round_ids: list[int]) -> int:
+    """The most hands a match of these rounds has (one query)."""
+    return max((Rules.from_dict(rules).hands_per_match + (extra or 0)
+                for rules, extra in Round.objects.filter(pk__in=round_ids).annotate(
+                    extra=Max("matches__extra_hands")).order_by().values_list(
+                    "rule_settings", "extra")), default=1)
 
 
 def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: bool,
-                left_out_matches: Collection[int], *, by_round: bool = False
-                ) -> list[PlayerSums]:
+                left_out_matches: Collection[int], *, by_round: bool = False,
+                dealt_hands: int = _DEALT_HANDS) -> list[PlayerSums]:
     """What the database adds up of these rounds' counted hands, per player (one query,
     whatever the number of hands; about four rows a player). The field of a deal is worked
     out as ``scoring.field.datum_parts`` does it (the highest and lowest dropped from
     ``TRIM_FROM`` tables), over the hands that ``field_standings`` counts one by one
     elsewhere: current, of matches decided by play (signed off with ``official_only``),
-    with both line-ups, not ``left_out_matches``. Who sat in which seat is worked out in
-    the query from the line-ups (``_seat_holders_sql``): the 15,360 sums per table of the
-    last day of a 512-team event would cost more to bring back and pair with their players
-    than to add up. ``by_round``: summed per player and round (every deal is of one round,
+    with both seats written, not ``left_out_matches``. Who sat in which seat is read in
+    the query (``TableSeat``), and which seat held the dealer cards in each hand is
+    ``scoring.seating``'s (``_dealing_sql``): the 15,360 sums per table of the last day of
+    a 512-team event would cost more to bring back and pair with their players than to add
+    up. ``by_round``: summed per player and round (every deal is of one round,
     so a round's sums are its own: ``selectors.field_kept`` keeps them)."""
-    hands, tables, matches, entries = (model._meta.db_table for model in (
-        HandResult, Table, Match, RoundEntry))
+    hands, tables, matches, seats = (model._meta.db_table for model in (
+        HandResult, Table, Match, TableSeat))
     per_match = f"t.round_id IN ({_sql_list(per_match_ids)})" if per_match_ids else "1 = 0"
     official = "AND m.signed_off_at IS NOT NULL" if official_only else ""
     left_out = f"AND m.id NOT IN ({_sql_list(left_out_matches)})" if left_out_matches \
         else ""
     rounds = _sql_list(round_ids)
+    dealing, dealing_params = _dealing_sql(dealt_hands)
     # A deal is named by its row, or without deals made here by (round, set, hand)
     # (``field_results.deal_key``): one integer column, never null, so that it can be joined
     # on — the row's id, or minus the round, set and hand packed into 20 bits each (no
     # round has a million matches or hands). Integers rather than text ("17", "3/1/2"):
     # a tenth of the query's time on the last day of a 512-team event.
     sql = f"""
-        WITH h AS (
-            SELECT hr.table_id, t.round_id, t.match_id, t.position,
-                   hr.hand %% 2 AS seat1_deals,
+        WITH dealing (hand, seat1_deals) AS (VALUES {dealing}),
+        h AS (
+            SELECT hr.table_id, t.round_id, dealing.seat1_deals,
                    hr.seat1_points AS seat1,
-                   CASE WHEN hr.hand %% 2 = 1 THEN hr.seat1_points ELSE -hr.seat1_points END
-                       AS dealer,
+                   CASE WHEN dealing.seat1_deals = 1 THEN hr.seat1_points
+                        ELSE -hr.seat1_points END AS dealer,
                    COALESCE(hr.deal_id, -((t.round_id * {_PACK} + CASE WHEN {per_match}
                              THEN m.number ELSE 1 END) * {_PACK} + hr.hand)) AS deal,
                    CASE WHEN m.signed_off_at IS NULL THEN 1 ELSE 0 END AS unsigned
             FROM {hands} hr
+            LEFT JOIN dealing ON dealing.hand = hr.hand
             JOIN {tables} t ON t.id = hr.table_id
             JOIN {matches} m ON m.id = t.match_id
             WHERE hr.is_current = %s AND m.forfeited_by_id IS NULL
               AND t.round_id IN ({rounds}) {official} {left_out}
-              AND EXISTS (SELECT 1 FROM {entries} e WHERE e.match_id = m.id AND e.side = %s)
-              AND EXISTS (SELECT 1 FROM {entries} e WHERE e.match_id = m.id AND e.side = %s)
+              AND EXISTS (SELECT 1 FROM {seats} s WHERE s.table_id = t.id AND s.seat = 1)
+              AND EXISTS (SELECT 1 FROM {seats} s WHERE s.table_id = t.id AND s.seat = 2)
         ), d AS (
             SELECT deal,
                    CASE WHEN COUNT(*) >= %s THEN SUM(dealer) - MAX(dealer) - MIN(dealer)
@@ -120,56 +140,54 @@ def _field_sums(round_ids: list[int], per_match_ids: list[int], official_only: b
                    CASE WHEN COUNT(*) >= %s THEN COUNT(*) - 2 ELSE COUNT(*) END AS kept
             FROM h GROUP BY deal
         ), per_table AS (
-            SELECT h.round_id, h.match_id, h.position, h.seat1_deals, d.kept, h.unsigned,
+            SELECT h.table_id, h.round_id, h.seat1_deals, d.kept, h.unsigned,
                    COUNT(*) AS hands, SUM(h.seat1) AS seat1, SUM(d.total) AS totals
             FROM h JOIN d ON d.deal = h.deal
-            GROUP BY h.table_id, h.round_id, h.match_id, h.position, h.seat1_deals, d.kept,
-                     h.unsigned
+            GROUP BY h.table_id, h.round_id, h.seat1_deals, d.kept, h.unsigned
         )
-        SELECT {_seat_holders_sql("p.position", "s.seat")} AS player,
+        SELECT s.player_id AS player,
                {"p.round_id" if by_round else "NULL"} AS round_id, s.seat,
                p.seat1_deals, p.kept, CAST(SUM(p.hands) AS BIGINT), CAST(SUM(p.seat1) AS BIGINT),
                CAST(SUM(p.totals) AS BIGINT), MAX(p.unsigned)
         FROM per_table p
-        CROSS JOIN (SELECT 1 AS seat UNION ALL SELECT 2) s
-        JOIN {entries} home_entry ON home_entry.match_id = p.match_id
-                                    AND home_entry.side = %s
-        JOIN {entries} away_entry ON away_entry.match_id = p.match_id
-                                    AND away_entry.side = %s
+        JOIN {seats} s ON s.table_id = p.table_id
         GROUP BY 1, 2, s.seat, p.seat1_deals, p.kept"""
-    params = [*per_match_ids, True, *round_ids, *left_out_matches, RoundEntry.Side.HOME,
-              RoundEntry.Side.AWAY, TRIM_FROM, TRIM_FROM, RoundEntry.Side.HOME,
-              RoundEntry.Side.AWAY]
+    params = [*dealing_params, *per_match_ids, True, *round_ids, *left_out_matches,
+              TRIM_FROM, TRIM_FROM]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        # PostgreSQL adds bigints up into numerics; cast back in the query (exact: no sum
-        # of hands comes near 2**63), as Python's Decimals would cost a tenth of the page.
-        return [PlayerSums(player, round_id, seat, seat1_deals == 1, kept, count, seat1,
-                           totals, unsigned == 1)
-                for player, round_id, seat, seat1_deals, kept, count, seat1, totals, unsigned
-                in cursor.fetchall()]
+        rows = cursor.fetchall()
+    if any(row[3] is None for row in rows):  # a hand beyond those dealt in the query
+        return _field_sums(round_ids, per_match_ids, official_only, left_out_matches,
+                           by_round=by_round, dealt_hands=_most_hands(round_ids))
+    # PostgreSQL adds bigints up into numerics; cast back in the query (exact: no sum of
+    # hands comes near 2**63), as Python's Decimals would cost a tenth of the page.
+    return [PlayerSums(player, round_id, seat, seat1_deals == 1, kept, count, seat1,
+                       totals, unsigned == 1)
+            for player, round_id, seat, seat1_deals, kept, count, seat1, totals, unsigned
+            in rows]
 
 
-def _field_lineups(round_ids: list[int]) -> tuple[dict[int, dict[str, tuple[int, int]]],
-                                                   set[int], set[int]]:
-    """match pk → side → (first player pk, second player pk); the teams with a line-up;
-    the matches not signed off (one query: the sign-off read per match as 1 or 0, not per
-    hand, and no date parsed)."""
-    lineups: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+def _field_seats(round_ids: list[int]) -> tuple[dict[int, tuple[int, int]], set[int],
+                                                 set[int]]:
+    """table pk → (the player in seat 1, the player in seat 2), for the tables of a match
+    with both seats; the teams with a line-up; the matches not signed off (one query: the
+    sign-off read per seat as 1 or 0, not per hand, and no date parsed)."""
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
     teams: set[int] = set()
     unsigned: set[int] = set()
-    for match_id, side, team_id, first, second, provisional in (
-            RoundEntry.objects.filter(round_id__in=round_ids, match__isnull=False)
-            .annotate(provisional=ExpressionWrapper(Q(match__signed_off_at__isnull=True),
-                                                    output_field=IntegerField()))
-            .order_by().values_list("match_id", "side", "team_id", "first_player_id",
-                                    "second_player_id", "provisional")):
-        lineups[match_id][side] = (first, second)
+    for table_id, seat, player, team_id, match_id, provisional in (
+            TableSeat.objects.filter(round_id__in=round_ids, table__match__isnull=False)
+            .annotate(provisional=ExpressionWrapper(
+                Q(table__match__signed_off_at__isnull=True), output_field=IntegerField()))
+            .order_by().values_list("table_id", "seat", "player_id", "player__team_id",
+                                    "table__match_id", "provisional")):
+        seats[table_id][seat] = player
         teams.add(team_id)
         if provisional:
             unsigned.add(match_id)
-    return lineups, teams, unsigned
-
+    return ({table: (pair[1], pair[2]) for table, pair in seats.items() if len(pair) == 2},
+            teams, unsigned)
 
 
 def _left_out_matches(rounds: list[Round], out_by_stage: dict[int, set[int]],

@@ -4,9 +4,9 @@ The counting is ``scoring.individual``. What each seat of a table made of its ha
 kept as the seat's tally (``SeatTally``, rewritten with every hand saved:
 ``services.team_results``), so the standings read a tally a seat and round, not every hand:
 ``scoring.individual.tally_lines`` adds up the tallies of the seats each player sat in (who
-sits in which seat comes from the round's line-ups and ``scoring.seating``). Where the
-public may see only some hands of a round in play (``selectors.visibility``), that round's
-hands are read one by one and counted by ``scoring.individual.table_lines``, as before.
+sat in which seat is stored: ``TableSeat``). Where the public may see only some hands of a
+round in play (``selectors.visibility``), that round's hands are read one by one and counted
+by ``scoring.individual.table_lines``, as before.
 
 Which hands count, like the team standings (``selectors.standings``):
 
@@ -16,12 +16,11 @@ Which hands count, like the team standings (``selectors.standings``):
 - a match whose result rows are void (a team withdrawn from a group stage: every result
   involving it is cleared) counts no hand either.
 
-The database adds the tallies up per player (and per signed-off or not): which player
-sat in a seat is worked out in the query from the line-ups, by ``scoring.seating``'s own
-answer for each table and seat (``_player_in_seat``), so that 2,048 sums come back for the
-last day of a 512-team event instead of its 15,360 tallies. Two queries (the sums, the
-players), two more for the public while it sees a round only in part (its line-ups and
-hands), whatever the size of the event.
+The database adds the tallies up per player (and per signed-off or not), each tally joined
+to its seat's player (``TableSeat``), so that 2,048 sums come back for the last day of a
+512-team event instead of its 15,360 tallies. Two queries (the sums, the players), two more
+for the public while it sees a round only in part (its seats and hands), whatever the size
+of the event.
 """
 
 from __future__ import annotations
@@ -30,24 +29,21 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import (
-    Case,
     ExpressionWrapper,
     F,
     FilteredRelation,
     IntegerField,
     Q,
     Sum,
-    When,
 )
 
 from scoring.individual import PlayerLine, Tally, rank_lines, table_lines, tally_lines
-from scoring.seating import Side, seats
 from tournament.models import (
     HandResult,
     Player,
-    RoundEntry,
     SeatTally,
     Stage,
+    TableSeat,
     Team,
     TeamResult,
     Tournament,
@@ -115,12 +111,14 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
     everyone = tally_lines((player, Tally(*figures), not official_)
                            for player, official_, *figures in _summed(tallies))
     if shown_in_part:
-        lineups: dict[int, dict[str, tuple[int, int]]] = {}
-        for match, side, first, second in (
-                RoundEntry.objects.filter(match__isnull=False, **where)
-                .values_list("match_id", "side", "first_player_id", "second_player_id")):
-            lineups.setdefault(match, {})[side] = (first, second)
-        _add_hands_shown(everyone, lineups, views, where, void, official_only, shown_in_part)
+        seats: dict[int, dict[int, int]] = {}
+        for table, seat, player in (
+                TableSeat.objects.filter(round_id__in=shown_in_part, **where)
+                .order_by().values_list("table_id", "seat", "player_id")):
+            seats.setdefault(table, {})[seat] = player
+        _add_hands_shown(everyone, {table: (pair[1], pair[2]) for table, pair in seats.items()
+                                    if len(pair) == 2},
+                         views, where, void, official_only, shown_in_part)
     lines = rank_lines(everyone.values(), minimum_hands=minimum_hands)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
@@ -135,34 +133,24 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
 
 def _summed(tallies):
     """(player, official, every figure of ``SeatTally.FIGURES`` added up) of these seat
-    tallies, per player and per signed-off or not. A match without both line-ups (never
-    written so by the draw) counts nothing, as a seat without its player cannot."""
-    sides = {side: FilteredRelation("table__match__entries",
-                                    condition=Q(table__match__entries__side=side))
-             for side in Side}
-    return (tallies.annotate(**{f"{side}_entry": relation for side, relation in sides.items()})
-            .filter(**{f"{side}_entry__isnull": False for side in Side})
-            .annotate(player=_player_in_seat())
+    tallies, per player and per signed-off or not; the player of a tally is its seat's
+    (``TableSeat``). A seat without its player (never written so by the draw) counts
+    nothing."""
+    return (tallies.annotate(sat=FilteredRelation("table__seats",
+                                                  condition=Q(table__seats__seat=F("seat"))))
+            .filter(sat__isnull=False)
+            .annotate(player=F("sat__player_id"))
             .values("player", "official")
             .annotate(**{f"sum_{name}": Sum(name) for name in SeatTally.FIGURES})
             .order_by().values_list("player", "official",
                                     *(f"sum_{name}" for name in SeatTally.FIGURES)))
 
 
-def _player_in_seat() -> Case:
-    """The player of a tally's seat, from its match's line-ups: ``scoring.seating``'s
-    answer for each table of the match and each seat (``seats``), written out as SQL."""
-    slots = {1: "first_player_id", 2: "second_player_id"}
-    return Case(*(When(table__position=position, seat=seat,
-                       then=F(f"{holder.side}_entry__{slots[holder.slot]}"))
-                  for position, seat, holder in seats()),
-                output_field=IntegerField())
-
-
-def _add_hands_shown(lines: dict[int, PlayerLine], lineups, views: PublicViews, where: dict,
+def _add_hands_shown(lines: dict[int, PlayerLine], seats, views: PublicViews, where: dict,
                      void, official_only: bool, rounds: list[int]) -> None:
     """Count into ``lines`` the hands the public sees of ``rounds``, which it sees in part
-    (rounds in play), one by one (one query)."""
+    (rounds in play), one by one (one query); ``seats[table]``: the players in its seats 1
+    and 2."""
     hands = (HandResult.objects
              .filter(is_current=True, table__match__forfeited_by__isnull=True,
                      **{f"table__{key}": value for key, value in where.items()})
@@ -175,18 +163,15 @@ def _add_hands_shown(lines: dict[int, PlayerLine], lineups, views: PublicViews, 
         hands = hands.filter(table__match__signed_off_at__isnull=False)
 
     def counted():
-        for (match, position, hand, one, two, outcome, declarer, false_knock, official,
-             round_id, table) in hands.values_list(
-                "table__match_id", "table__position", "hand", "seat1_points", "seat2_points",
-                "outcome", "declarer_seat", "false_knock_seat", "official",
-                "table__round_id", "table_id"):
-            sides = lineups.get(match)
-            if sides is None or len(sides) != 2 or not views.shows(round_id, table, hand):
+        for (hand, one, two, outcome, declarer, false_knock, official, round_id,
+             table) in hands.values_list(
+                "hand", "seat1_points", "seat2_points", "outcome", "declarer_seat",
+                "false_knock_seat", "official", "table__round_id", "table_id"):
+            if table not in seats or not views.shows(round_id, table, hand):
                 continue
-            yield (match, position, hand, one, two, outcome, declarer, false_knock,
-                   not official)
+            yield (table, hand, one, two, outcome, declarer, false_knock, not official)
 
-    for player, line in table_lines(counted(), lineups).items():
+    for player, line in table_lines(counted(), seats).items():
         parts = [(player, Tally.of(line), line.provisional)]
         if player in lines:  # the player's line of the rounds counted by their tallies
             parts.append((player, Tally.of(lines[player]), lines[player].provisional))

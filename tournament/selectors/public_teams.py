@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 
 from scoring import seating
-from tournament.models import HandResult, Match, Player, Round, RoundEntry, Table, Team, Tournament
+from tournament.models import (
+    HandResult,
+    Match,
+    Player,
+    Round,
+    RoundEntry,
+    Table,
+    TableSeat,
+    Team,
+    Tournament,
+)
 from tournament.selectors.individual import IndividualRow, IndividualStandings
 from tournament.selectors.public import MatchLine, match_lines
 from tournament.selectors.visibility import PublicViews
@@ -62,22 +72,21 @@ def player_matches(player: Player, views: PublicViews) -> list[PlayerMatch]:
     match_ids = [e.match_id for e in entries]
     lines = {line.match.pk: line for line in
              match_lines(Match.objects.filter(pk__in=match_ids), views)}
-    tables = {(t.match_id, t.position): t for t in Table.objects.filter(match_id__in=match_ids)}
-    others = {(e.match_id, e.side): e for e in RoundEntry.objects.filter(
-        match_id__in=match_ids).select_related("first_player", "second_player")}
+    # Who sat where (``TableSeat``): the player's seat of each match, and its opponent.
+    sat = {seat.table.match_id: seat for seat in TableSeat.objects.filter(
+        player=player, table__match_id__in=match_ids).select_related("table")}
+    opponents = {seat.table_id: seat.player for seat in TableSeat.objects.filter(
+        table_id__in=[seat.table_id for seat in sat.values()]).exclude(
+        player=player).select_related("player")}
     results = {(r.table_id, r.hand): r for r in HandResult.objects.filter(
         table__match_id__in=match_ids, is_current=True)}
     played = []
     for entry in entries:
-        slot = 1 if entry.first_player_id == player.pk else 2
-        position, seat = seating.place_of(entry.side, slot)
-        table = tables.get((entry.match_id, position))
+        mine = sat.get(entry.match_id)
+        table = mine.table if mine is not None else None
+        seat = mine.seat if mine is not None else None
         line = lines[entry.match_id]
-        holder = seating.seat_holder(position, 3 - seat)
-        opposing = others.get((entry.match_id, holder.side.value))
-        opponent = None
-        if opposing is not None:
-            opponent = opposing.first_player if holder.slot == 1 else opposing.second_player
+        opponent = opponents.get(table.pk) if table is not None else None
         hands = []
         for hand in range(1, line.match.hands + 1):
             result = results.get((table.pk, hand)) if table else None

@@ -17,9 +17,9 @@ from tournament.models import (
     Match,
     Player,
     Round,
-    RoundEntry,
     Stage,
     Table,
+    TableSeat,
     TableSignature,
 )
 from tournament.prepared import prepared_rows
@@ -244,37 +244,22 @@ class PinAlert:
 
 
 def pin_alerts(round_: Round) -> list[PinAlert]:
-    """The round's players with a PIN lock or wrong PINs, locked ones first: one query,
-    and one more for their tables when there are any."""
+    """The round's players with a PIN lock or wrong PINs, locked ones first, each at the
+    seat where they sit (``TableSeat``): one query."""
     now = timezone.now()
-
-    def troubled(slot: str) -> Q:
-        return (Q(**{f"{slot}__pin_locked_until__gt": now})
-                | Q(**{f"{slot}__pin_failures__gt": 0, f"{slot}__pin_locked_until": None}))
-
-    entries = list(RoundEntry.objects.filter(round=round_, match__isnull=False)
-                   .filter(troubled("first_player") | troubled("second_player"))
-                   .select_related("team", "first_player", "second_player"))
-    if not entries:
-        return []
-    tables = {(match_id, position): number for match_id, position, number in
-              Table.objects.filter(match_id__in={e.match_id for e in entries})
-              .values_list("match_id", "position", "number")}
+    troubled = (Q(player__pin_locked_until__gt=now)
+                | Q(player__pin_failures__gt=0, player__pin_locked_until=None))
     alerts = []
-    for entry in entries:
-        for slot, player in ((1, entry.first_player), (2, entry.second_player)):
-            if player is None:
-                continue
-            position, seat = seating.place_of(entry.side, slot)
-            until = player.pin_locked_until
-            locked = until is not None and until > now
-            if not locked and (until is not None or not player.pin_failures):
-                continue  # nothing to see, or a lock that has ended (the count restarts)
-            alerts.append(PinAlert(
-                player=player, team_code=entry.team.code,
-                table=tables.get((entry.match_id, position)), seat=seat,
-                failures=player.pin_failures,
-                locked_until=until if locked else None))
+    for sat in (TableSeat.objects.filter(troubled, round=round_, table__match__isnull=False)
+                .select_related("player__team", "table")):
+        player = sat.player
+        until = player.pin_locked_until
+        locked = until is not None and until > now
+        if not locked and (until is not None or not player.pin_failures):
+            continue  # nothing to see, or a lock that has ended (the count restarts)
+        alerts.append(PinAlert(
+            player=player, team_code=player.team.code, table=sat.table.number, seat=sat.seat,
+            failures=player.pin_failures, locked_until=until if locked else None))
     alerts.sort(key=lambda a: (not a.locked, a.table or 0, a.seat))
     return alerts
 

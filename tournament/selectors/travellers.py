@@ -1,6 +1,7 @@
 """A box's traveller (issue 12, RULES.md §14): every table's current result on one deal,
-sorted, with the frequencies, each seat's datum and who held which cards
-(``scoring.seating``). Which results count: ``selectors.field_results``.
+sorted, with the frequencies, each seat's datum and who held which cards (who sat where:
+``TableSeat``; which seat deals: ``scoring.seating``). Which results count:
+``selectors.field_results``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fractions import Fraction
 
 from scoring import seating
 from scoring.field import TRIM_FROM, TableResult, Traveller, traveller
-from tournament.models import Deal, Player, RoundEntry, Team
+from tournament.models import Deal, Player, TableSeat, Team
 from tournament.selectors.field_results import Played, deals_per_match, played_results, two_places
 from tournament.selectors.penalties import withdrawn_teams
 
@@ -101,47 +102,39 @@ class BoxTraveller:
                 for points, tables in self.summary.points.items()]
 
 
-def match_lineups(round_ids: Iterable[int] = (), *,
-             match_ids: Iterable[int] = ()) -> dict[int, dict[str, RoundEntry]]:
-    """match pk → side → its round entry with team and players, of these rounds' matches
-    or of these matches (one query)."""
-    entries = RoundEntry.objects.filter(match__isnull=False)
-    entries = (entries.filter(round_id__in=list(round_ids)) if round_ids
-               else entries.filter(match_id__in=list(match_ids)))
-    entries = entries.select_related("team", "first_player", "second_player")
-    lineups: dict[int, dict[str, RoundEntry]] = defaultdict(dict)
-    for entry in entries:
-        lineups[entry.match_id][entry.side] = entry
-    return lineups
-
-
-def seat_holder_of(entries: dict[str, RoundEntry], position: int, seat: int) -> SeatHolder | None:
-    side, slot = seating.seat_holder(position, seat)
-    entry = entries.get(side)
-    if entry is None:
-        return None
-    return SeatHolder(entry.team, entry.first_player if slot == 1 else entry.second_player)
+def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
+                 ) -> dict[tuple[int, int], dict[int, SeatHolder]]:
+    """(match pk, table position) → seat → who sat there with their team (``TableSeat``),
+    for the tables of these rounds' matches or of these matches (one query)."""
+    seats = TableSeat.objects.filter(table__match__isnull=False)
+    seats = (seats.filter(round_id__in=list(round_ids)) if round_ids
+             else seats.filter(table__match_id__in=list(match_ids)))
+    holders: dict[tuple[int, int], dict[int, SeatHolder]] = defaultdict(dict)
+    for seat in seats.select_related("table", "player__team"):
+        holders[seat.table.match_id, seat.table.position][seat.seat] = SeatHolder(
+            seat.player.team, seat.player)
+    return holders
 
 
 def box_traveller(deal: Deal, *, view=None) -> BoxTraveller:
     """Every table's current result on ``deal`` that the reader may see (four queries:
-    the results, the line-ups, the withdrawn teams; the deal's round is read with it)."""
+    the results, who sat where, the withdrawn teams; the deal's round is read with it)."""
     round_ = deal.round
     played = played_results(view=None, deal=deal)
     shown = [p for p in played if view is None or view.shows(p.table_id, p.hand)]
     out = withdrawn_teams(round_.stage) if shown else set()
-    lineups = match_lineups([round_.pk]) if shown else {}
+    holders = seat_holders([round_.pk]) if shown else {}
     counted = [p.result() for p in shown if not p.involves(out)]
     summary = traveller(counted)
     datum = summary.dealer_datum
     rows = []
     for p in shown:
-        entries = lineups.get(p.match_id, {})
+        seats = holders.get((p.match_id, p.position), {})
         dealing = seating.dealer_seat(p.hand)
         result = p.result()
         rows.append(TravellerRow(
-            played=p, result=result, dealer=seat_holder_of(entries, p.position, dealing),
-            non_dealer=seat_holder_of(entries, p.position, 3 - dealing),
+            played=p, result=result, dealer=seats.get(dealing),
+            non_dealer=seats.get(3 - dealing),
             counted=not p.involves(out),
             versus=None if datum is None else result.dealer_points - datum))
     rows.sort(key=lambda row: (-row.dealer_points, row.table))

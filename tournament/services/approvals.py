@@ -11,8 +11,14 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext
 
-from scoring import seating
-from tournament.models import Approval, HandResult, Player, RoundEntry, Table, TableSignature
+from tournament.models import (
+    Approval,
+    HandResult,
+    Player,
+    Table,
+    TableSeat,
+    TableSignature,
+)
 from tournament.permissions import Perm, require
 from tournament.prepared import insert, prepared_rows
 from tournament.services.base import Actor, ServiceError, Stale, audit
@@ -86,11 +92,9 @@ def _current_with_approval(table: int, hand: int, seat: int):
 
 
 def seat_player(table: Table, seat: int) -> Player:
-    """The player in a seat of a table this round (the line-up and RULES.md §8)."""
-    entries = RoundEntry.objects.filter(match_id=table.match_id).select_related(
-        "first_player", "second_player")
-    lineups = {entry.side: (entry.first_player, entry.second_player) for entry in entries}
-    return seating.player_in_seat(table.position, seat, lineups)
+    """The player in a seat of a table this round (``TableSeat``: the line-up and RULES.md
+    §8)."""
+    return TableSeat.objects.select_related("player").get(table=table, seat=seat).player
 
 
 def _check_player(table: Table, seat: int, pin: str | None) -> str:

@@ -13,11 +13,20 @@ from pathlib import Path
 
 from scoring.field import DEALER, TableResult, players_on_deal
 from scoring.rules import DEFAULT_RULES
-from tournament.models import Player, Round, Stage
+from tournament.models import Player, Round, RoundEntry, Stage
 from tournament.selectors.field import FieldRow, FieldStandings
 from tournament.selectors.field_results import deals_per_match, played_results
 from tournament.selectors.penalties import withdrawn_teams
-from tournament.selectors.travellers import match_lineups
+
+
+def match_lineups(round_ids) -> dict[int, dict[str, RoundEntry]]:
+    """match pk → side → its round entry, of these rounds' matches (one query): who sat
+    where from the line-ups by ``scoring.seating`` (``players_on_deal``), not as stored
+    (the stored seats are what this checks)."""
+    lineups: dict[int, dict[str, RoundEntry]] = defaultdict(dict)
+    for entry in RoundEntry.objects.filter(match__isnull=False, round_id__in=list(round_ids)):
+        lineups[entry.match_id][entry.side] = entry
+    return lineups
 
 
 def _scoring_reference():

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from django.db.models import ExpressionWrapper, IntegerField, Q
 
 from scoring.individual import rank_lines, table_lines
+from scoring.seating import player_in_seat
 from tournament.models import HandResult, Player, RoundEntry, Stage, TeamResult, Tournament
 from tournament.selectors.individual import IndividualRow, IndividualStandings
 
@@ -55,10 +56,15 @@ def individual(tournament: Tournament, *, stage: Stage | None = None,
             sides = lineups.get(match)
             if sides is None or len(sides) != 2:
                 continue  # a match without both line-ups (never written so by the draw)
-            yield (match, position, hand, one, two, outcome, declarer, false_knock,
+            yield ((match, position), hand, one, two, outcome, declarer, false_knock,
                    not official)
 
-    everyone = table_lines(counted(), lineups)
+    # Who sat where from the line-ups by ``scoring.seating`` (not as stored: the stored
+    # seats are what this checks).
+    seats = {(match, position): tuple(player_in_seat(position, seat, sides)
+                                      for seat in (1, 2))
+             for match, sides in lineups.items() if len(sides) == 2 for position in (1, 2)}
+    everyone = table_lines(counted(), seats)
     lines = rank_lines(everyone.values(), minimum_hands=minimum_hands)
     players = {player.pk: player for player in
                Player.objects.filter(team__tournament=tournament).select_related("team")}
