@@ -21,6 +21,7 @@ from tournament.exchange.export import export_text
 from tournament.models import Deal, HandResult, Match, Penalty, Role, Stage, Table
 from tournament.services.approvals import sign_table
 from tournament.services.stages import create_stage
+from tournament.services.teams import parse_team_entry, team_entry_fields, update_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,6 +92,10 @@ def event(director_actor, tournament, make_team):
     tournament.anomaly_threshold = 1  # low: the round in play shows anomalies
     tournament.save()
     event = build_event(director_actor, tournament, make_team, closed=1, codes=TEAMS)
+    # A reserve with a long name: the PIN page's row of a reserve overflowed 360 px.
+    team = event.teams[0]
+    update_team(director_actor, team, parse_team_entry({
+        **team_entry_fields(team), "reserve": "Maximilian von Hohenberg-Schwarzenfeld"}))
     create_stage(director_actor, tournament, name="Final", kind=Stage.Kind.KNOCKOUT,
                  qualify_from=event.stage, qualifiers_per_group=2)
     return event
