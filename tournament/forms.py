@@ -23,6 +23,11 @@ def tiebreak_choices() -> list[tuple[str, str]]:
     return [("", "—"), *((key, gettext(kind.label)) for key, kind in TIEBREAKS.items())]
 
 
+# The first two places of the order, which no tournament changes (RULES.md: match points,
+# then small points).
+FIXED_TIEBREAKS = ((1, _("Match points")), (2, _("Small points")))
+
+
 def _tiebreak_slots() -> int:
     return len(TIEBREAKS)
 
@@ -136,6 +141,11 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         choices = tiebreak_choices()
         current = self.instance.tiebreak_order.split(",") if self.instance.tiebreak_order else []
+        # Tiebreaks 1 and 2 are the rules' own (scoring.standings): shown, not chosen.
+        for number, label in FIXED_TIEBREAKS:
+            self.fields[f"tiebreak_fixed_{number}"] = forms.CharField(
+                label=_("Tiebreak %(n)d") % {"n": number}, disabled=True, required=False,
+                initial=label, help_text=_("Fixed by the rules."))
         for slot in range(_tiebreak_slots()):
             self.fields[f"tiebreak_{slot + 1}"] = forms.ChoiceField(
                 label=_("Tiebreak %(n)d") % {"n": slot + 3}, choices=choices, required=False,
@@ -147,6 +157,7 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 
     def rule_fields(self):
         names = [*Tournament.RULE_FIELDS,
+                 *(f"tiebreak_fixed_{number}" for number, _label in FIXED_TIEBREAKS),
                  *(f"tiebreak_{i + 1}" for i in range(_tiebreak_slots()))]
         return [self[name] for name in names]
 

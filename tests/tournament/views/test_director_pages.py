@@ -1,5 +1,7 @@
 """The director's pages, driven through the test client like a browser would."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -205,3 +207,16 @@ def test_list_pages_queries_are_pinned(client, director, tournament, make_tourna
     client.logout()
     with django_assert_max_num_queries(2):
         assert client.get(reverse("public:home")).status_code == 200
+
+
+def test_the_form_shows_the_rules_own_first_tiebreaks_before_the_chosen_ones(client,
+                                                                             admin_user):
+    """Issue 56: the tiebreaks began at "Tiebreak 3", 1 and 2 nowhere to be seen."""
+    client.force_login(admin_user)
+    page = client.get(url("tournament_create")).content.decode()
+    labels = re.findall(r'<label[^>]*for="id_tiebreak_(?:fixed_)?\d"[^>]*>\s*([^<]*)', page)
+    assert [label.strip() for label in labels][:3] == ["Tiebreak 1", "Tiebreak 2",
+                                                       "Tiebreak 3"]
+    assert page.index("Match points") < page.index('id="id_tiebreak_1"')
+    [fixed] = re.findall(r'<input[^>]*id="id_tiebreak_fixed_1"[^>]*>', page)
+    assert "disabled" in fixed and 'value="Match points"' in fixed
