@@ -243,3 +243,20 @@ def test_the_bracket_pdf(director, tournament, event):
         assert name in text, name
     seeds = [e.team.code for e in knockout.entries.order_by("position")]
     assert all(code in text for code in seeds)
+
+
+def test_a_new_stage_without_teams_leads_to_where_they_are_entered(client, director_actor,
+                                                                   tournament):
+    """Issue 56: "Enter the teams of this stage first." with no way there."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Stage
+    from tournament.services.stages import create_stage
+
+    client.force_login(get_user_model().objects.get(pk=director_actor.user.pk))
+    groups = create_stage(director_actor, tournament, name="Groups", kind=Stage.Kind.GROUPS)
+    swiss = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=3)
+    for stage, place in ((groups, "groups"), (swiss, "stage-teams")):
+        page = client.get(f"/manage/{tournament.slug}/stages/{stage.pk}/").content.decode()
+        assert f'<a href="#{place}">' in page and f'id="{place}"' in page
