@@ -259,4 +259,4 @@ def test_a_new_stage_without_teams_leads_to_where_they_are_entered(client, direc
                          swiss_rounds=3)
     for stage, place in ((groups, "groups"), (swiss, "stage-teams")):
         page = client.get(f"/manage/{tournament.slug}/stages/{stage.pk}/").content.decode()
-        assert f'<a href="#{place}">' in page and f'id="{place}"' in page
+        assert f"<a href='#{place}'>" in page and f'id="{place}"' in page
