@@ -155,7 +155,8 @@ def test_too_large_file_is_refused(director, tournament):
 def test_the_documented_sample_file_imports(director, tournament):
     from pathlib import Path
 
-    sample = Path(__file__).resolve().parents[3] / "fixtures" / "teams-sample.csv"
+    root = Path(__file__).resolve().parents[3]
+    sample = root / "tournament" / "static" / "tournament" / "teams-sample.csv"
     report = run(director, tournament, sample.read_bytes())
     assert report.imported and len(report.teams) == 8
     assert Team.objects.get(code="JPN").players.get(number=1).name == "佐藤健"

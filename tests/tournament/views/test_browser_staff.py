@@ -226,7 +226,8 @@ def test_every_director_page_reads_on_a_phone_and_a_wide_screen(
     page.goto(live_server.url + reverse("director:team_import", args=[slug]))
     page.set_input_files("input[type=file]", files=[{
         "name": "teams.csv", "mimeType": "text/csv",
-        "buffer": (Path(settings.BASE_DIR) / "fixtures/teams-sample.csv").read_bytes()}])
+        "buffer": (Path(settings.BASE_DIR) / "tournament/static/tournament/teams-sample.csv"
+                   ).read_bytes()}])
     page.locator("main button.primary").click()
     walk.posted("import-preview")
     assert page.locator("table.import-preview").count(), "no import preview"

@@ -220,3 +220,11 @@ def test_the_form_shows_the_rules_own_first_tiebreaks_before_the_chosen_ones(cli
     assert page.index("Match points") < page.index('id="id_tiebreak_1"')
     [fixed] = re.findall(r'<input[^>]*id="id_tiebreak_fixed_1"[^>]*>', page)
     assert "disabled" in fixed and 'value="Match points"' in fixed
+
+
+def test_the_team_import_page_offers_a_sample_file(client, admin_user, tournament):
+    """Issue 56: the team import page had no sample file."""
+    client.force_login(admin_user)
+    page = client.get(url("team_import", tournament.slug)).content.decode()
+    [link] = re.findall(r'<a href="([^"]*teams-sample[^"]*\.csv)" download', page)
+    assert link.startswith("/static/tournament/teams-sample")
