@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from django.db.models import F
+
 from scoring import seating
 from scoring.field import TRIM_FROM, TableResult, Traveller, traveller
 from tournament.models import Deal, Player, TableSeat, Team
@@ -110,9 +112,10 @@ def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
     seats = (seats.filter(round_id__in=list(round_ids)) if round_ids
              else seats.filter(table__match_id__in=list(match_ids)))
     holders: dict[tuple[int, int], dict[int, SeatHolder]] = defaultdict(dict)
-    for seat in seats.select_related("table", "player__team"):
-        holders[seat.table.match_id, seat.table.position][seat.seat] = SeatHolder(
-            seat.player.team, seat.player)
+    for seat in seats.annotate(match_id=F("table__match_id"), position=F("table__position")
+                               ).select_related("player__team"):
+        holders[seat.match_id, seat.position][seat.seat] = SeatHolder(seat.player.team,
+                                                                      seat.player)
     return holders
 
 
