@@ -23,11 +23,6 @@ def tiebreak_choices() -> list[tuple[str, str]]:
     return [("", "—"), *((key, gettext(kind.label)) for key, kind in TIEBREAKS.items())]
 
 
-# The first two places of the order, which no tournament changes (RULES.md: match points,
-# then small points).
-FIXED_TIEBREAKS = ((1, _("Match points")), (2, _("Small points")))
-
-
 def _tiebreak_slots() -> int:
     return len(TIEBREAKS)
 
@@ -118,6 +113,7 @@ _TOURNAMENT_FIELDS = [f for f in EDITABLE_FIELDS if f != "tiebreak_order"]
 
 
 class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
+    FIXED_TIEBREAKS = ((1, _("Match points")), (2, _("Small points")))  # not to choose
     time_zone = TimeZoneField(
         label=capfirst(Tournament._meta.get_field("time_zone").verbose_name),
         help_text=_("Every time on the pages, the printouts and the downloads is shown in "
@@ -142,8 +138,8 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
         choices = tiebreak_choices()
         current = self.instance.tiebreak_order.split(",") if self.instance.tiebreak_order else []
         # Tiebreaks 1 and 2 are the rules' own (scoring.standings): shown, not chosen.
-        for number, label in FIXED_TIEBREAKS:
-            self.fields[f"tiebreak_fixed_{number}"] = forms.CharField(
+        for number, label in self.FIXED_TIEBREAKS:
+            self.fields[f"fixed_tiebreak_{number}"] = forms.CharField(
                 label=_("Tiebreak %(n)d") % {"n": number}, disabled=True, required=False,
                 initial=label, help_text=_("Fixed by the rules."))
         for slot in range(_tiebreak_slots()):
@@ -157,7 +153,7 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 
     def rule_fields(self):
         names = [*Tournament.RULE_FIELDS,
-                 *(f"tiebreak_fixed_{number}" for number, _label in FIXED_TIEBREAKS),
+                 *(f"fixed_tiebreak_{number}" for number, _label in self.FIXED_TIEBREAKS),
                  *(f"tiebreak_{i + 1}" for i in range(_tiebreak_slots()))]
         return [self[name] for name in names]
 

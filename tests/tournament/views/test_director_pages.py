@@ -214,11 +214,11 @@ def test_the_form_shows_the_rules_own_first_tiebreaks_before_the_chosen_ones(cli
     """Issue 56: the tiebreaks began at "Tiebreak 3", 1 and 2 nowhere to be seen."""
     client.force_login(admin_user)
     page = client.get(url("tournament_create")).content.decode()
-    labels = re.findall(r'<label[^>]*for="id_tiebreak_(?:fixed_)?\d"[^>]*>\s*([^<]*)', page)
+    labels = re.findall(r'<label[^>]*for="id_(?:fixed_)?tiebreak_\d"[^>]*>\s*([^<]*)', page)
     assert [label.strip() for label in labels][:3] == ["Tiebreak 1", "Tiebreak 2",
                                                        "Tiebreak 3"]
     assert page.index("Match points") < page.index('id="id_tiebreak_1"')
-    [fixed] = re.findall(r'<input[^>]*id="id_tiebreak_fixed_1"[^>]*>', page)
+    [fixed] = re.findall(r'<input[^>]*id="id_fixed_tiebreak_1"[^>]*>', page)
     assert "disabled" in fixed and 'value="Match points"' in fixed
 
 
