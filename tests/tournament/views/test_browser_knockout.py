@@ -178,7 +178,11 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
     assert champion.name in spectator.locator(".screen-champion").inner_text()
 
     # The end of the event, as the director does it: the key revealed, the event finished.
+    page.goto(live_server.url + reverse("director:dashboard", args=[SLUG]))
+    assert "Reveal the deal key" in page.locator(".next-steps").inner_text()
+    assert "mark the tournament finished" in page.locator(".next-steps").inner_text()
     page.goto(live_server.url + reverse("director:deal_key", args=[SLUG]))
+    page.locator("form[action$='/deals/reveal/'] input[name=confirm]").check()
     page.locator("form[action$='/deals/reveal/'] button").click()
     page.wait_for_load_state()
     page.goto(live_server.url + reverse("director:tournament_edit", args=[SLUG]))

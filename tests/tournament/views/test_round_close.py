@@ -333,7 +333,34 @@ def test_a_stage_played_to_its_last_round_is_complete_on_the_dashboard_and_its_p
                           "the next round can be drawn")] * (len(said) - 1)
     assert said[-1] == ("completes Stage: it is the stage's last round.", "Stage is complete")
     assert steps(client, tournament)["stage"] == "✓ Stage is complete. Stage"
+    # The last stage complete: what ends the event (issue 56: never suggested).
+    assert steps(client, tournament)["finished"] == (
+        "Every stage is complete: mark the tournament finished (its status, in the "
+        "settings). Settings")
     page = text(client.get(url("stage_detail", tournament.slug, stage.pk)))
     assert ("Every round of the bracket is drawn." if kind == Stage.Kind.KNOCKOUT
             else "Every round of this stage is drawn.") in page
     assert f"Draw round {len(said) + 1}" not in page
+
+
+def test_revealing_the_deal_key_needs_its_confirmation_and_the_dashboard_leads_there(
+        client, director, tournament, teams, director_actor, finish_round):
+    """Issue 56: revealing had no confirmation; the dashboard never suggested it."""
+    from tournament.models import DealKey
+    from tournament.services.deals import generate_deals
+
+    stage = create_stage(director_actor, tournament, name="Swiss", kind=Stage.Kind.SWISS,
+                         swiss_rounds=1)
+    enter_teams(director_actor, stage, teams(4))
+    round_ = generate_round(director_actor, stage)
+    generate_deals(director_actor, round_)
+    finish_round(round_)
+    assert steps(client, tournament)["key"] == (
+        "Reveal the deal key: anyone can then check every deal. Deal key")
+    reveal = url("deal_key_reveal", tournament.slug)
+    refused = client.post(reveal, follow=True)
+    assert "Tick the box to confirm" in text(refused)
+    assert DealKey.objects.get(tournament=tournament).revealed_at is None
+    client.post(reveal, {"confirm": "yes"})
+    assert DealKey.objects.get(tournament=tournament).revealed_at is not None
+    assert steps(client, tournament)["key"].startswith("✓ The deal keys are public")

@@ -86,6 +86,10 @@ def deal_key_new(request, tournament):
 @staff_view(Perm.VIEW_DEALS)
 @require_POST
 def deal_key_reveal(request, tournament):
+    if request.POST.get("confirm") != "yes":  # a revealed key is never secret again
+        messages.error(request, _("Tick the box to confirm: a revealed key cannot be made "
+                                  "secret again. Nothing was revealed."))
+        return redirect("director:deal_key", tournament.slug)
     try:
         key = reveal_key(Actor.from_request(request), tournament)
     except ServiceError as error:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.models import Role, Round, Stage, Tournament
+from tournament.models import DealKey, Role, Round, Stage, Tournament
 from tournament.permissions import Perm
 from tournament.selectors.rounds import stages_with_latest_rounds
 from tournament.services.rounds import open_matches
@@ -71,6 +71,12 @@ def next_steps(tournament: Tournament, perms) -> list[Step]:
         for stage in stages:
             steps.append(_stage_step(stage, latest.get(stage.pk), url))
 
+    complete = bool(stages) and all(
+        (round_ := latest.get(stage.pk)) is not None and round_.status == Round.Status.CLOSED
+        and stage.is_last_round(round_.number) for stage in stages)
+    if complete and Perm.EDIT_TOURNAMENT in perms:
+        steps += _end_of_event_steps(tournament, url)
+
     if tournament.status == Tournament.Status.SETUP:
         if Perm.EDIT_TOURNAMENT in perms:
             steps.append(Step("public", _("The public pages are hidden while the tournament "
@@ -82,6 +88,25 @@ def next_steps(tournament: Tournament, perms) -> list[Step]:
     else:
         steps.append(Step("public", _("The public pages are open."),
                           tournament.get_absolute_url(), _("Public page"), done=True))
+    return steps
+
+
+def _end_of_event_steps(tournament: Tournament, url) -> list[Step]:
+    """Every stage played to its end: the deal key revealed, the tournament finished."""
+    dealt = DealKey.objects.filter(tournament=tournament, deals__isnull=False).distinct()
+    steps = []
+    if dealt.filter(revealed_at=None).exists():
+        steps.append(Step("key", _("Reveal the deal key: anyone can then check every deal."),
+                          url("deal_key"), _("Deal key")))
+    elif dealt.exists():
+        steps.append(Step("key", _("The deal keys are public: anyone can check every deal."),
+                          url("deal_key"), _("Deal key"), done=True))
+    if tournament.status != Tournament.Status.FINISHED:
+        steps.append(Step("finished", _("Every stage is complete: mark the tournament "
+                                        "finished (its status, in the settings)."),
+                          url("tournament_edit"), _("Settings")))
+    else:
+        steps.append(Step("finished", _("The tournament is finished."), done=True))
     return steps
 
 
