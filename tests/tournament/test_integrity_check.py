@@ -321,3 +321,16 @@ def test_a_seats_tally_that_its_hands_do_not_make_is_listed(event, tournament):
     SeatTally.objects.filter(pk=tally.pk).delete()
     assert [str(d) for d in check_standings(tournament).differences] == [
         "Groups, round 2, match 1 (T5 – T3) table 2 seat 1: no stored tally of its hands"]
+
+
+def test_a_seat_whose_player_is_not_the_line_ups_is_listed(event, tournament):
+    """Who a seat's hands count for (``TableSeat``) is checked against the line-ups (the
+    database refuses a wrong player; a seat taken off leaves its hands to nobody)."""
+    from tournament.models import TableSeat
+
+    TableSeat.objects.filter(table__round__stage=event, table__round__number=2,
+                             table__match__home__code="T5", table__position=2,
+                             seat=1).delete()
+    assert [str(d) for d in check_standings(tournament).differences] == [
+        "Groups, round 2, match 1 (T5 – T3) table 2 seat 1: its hands count for nobody, "
+        "the line-ups seat Player 3b there"]

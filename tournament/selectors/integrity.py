@@ -27,7 +27,8 @@ What is compared:
   gins, forfeit, void, provisional).
 
 - every seat's tally (``SeatTally``, what the individual standings add up) with the tally
-  ``scoring.individual.seat_tallies`` makes of the table's current hands.
+  ``scoring.individual.seat_tallies`` makes of the table's current hands, and the player
+  its seat names (``TableSeat``) with the one the line-ups put there (``scoring.seating``).
 
 Rows exist only in rounds in play or closed: a bye from the start of play, a match from its
 first hand (or its sign-off, or a forfeit). Nine queries for a whole tournament, all in one
@@ -43,13 +44,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.db import connection, transaction
+from django.db.models import F, FilteredRelation, Q
 
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, Party, score_hand
 from scoring.individual import seat_tallies
 from scoring.match import bye_result, team_gins, team_outcomes, team_totals
 from scoring.rules import Rules
-from scoring.seating import Side
+from scoring.seating import Side, player_in_seat
 from tournament.models import (
     HandResult,
     Match,
@@ -173,8 +175,16 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
         kind__in=[Penalty.Kind.DEFAULT, Penalty.Kind.DISQUALIFICATION])
         .values_list("team_id", "kind", "player_id", "match_id", "round__stage_id",
                      "round__number", "recorded_at", "pk"))
-    byes = RoundEntry.objects.filter(round__stage_id__in=stage_ids,
-                                     side=RoundEntry.Side.BYE).values_list("round_id", "team_id")
+    # The byes, and the line-ups: who should sit in each seat (``scoring.seating``).
+    byes, lineups = [], {}
+    for round_id, team, side, match_id, *players in RoundEntry.objects.filter(
+            round__stage_id__in=stage_ids).values_list(
+            "round_id", "team_id", "side", "match_id", "first_player_id", "first_player__name",
+            "second_player_id", "second_player__name"):
+        if side == RoundEntry.Side.BYE:
+            byes.append((round_id, team))
+        elif match_id is not None:
+            lineups.setdefault(match_id, {})[side] = (tuple(players[:2]), tuple(players[2:]))
     stored = {(row[0], row[1]): row for row in TeamResult.objects.filter(
         round__stage_id__in=stage_ids).values_list(
         "round_id", "team_id", "match_id", "opponent_id", "outcome", "small_points",
@@ -250,7 +260,7 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
                 0 if due is not None else own_gins, due is not None, is_void,
                 due is None and not match.signed_off)
     report.rows = len(expected)
-    _check_tallies(tables, matches, rounds, stage_ids, codes, note)
+    _check_tallies(tables, matches, rounds, stage_ids, codes, lineups, note)
 
     for key in expected.keys() | stored.keys():
         round_ = rounds[key[0]]
@@ -278,13 +288,20 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
 
 def _check_tallies(tables: dict[tuple[int, int], list[tuple]], matches: dict[int, _Match],
                    rounds: dict[int, Round], stage_ids: list[int], codes: dict[int, str],
-                   note) -> None:
+                   lineups: dict[int, dict[str, tuple]], note) -> None:
     """Each table's seats' stored tallies against the tallies of its current hands (their
-    points as scored again: a hand's wrong points are one difference, noted above)."""
-    stored = {(match, position, seat): figures
-              for match, position, seat, *figures in
-              SeatTally.objects.filter(table__round__stage_id__in=stage_ids).values_list(
-                  "table__match_id", "table__position", "seat", *SeatTally.FIGURES)}
+    points as scored again: a hand's wrong points are one difference, noted above), and
+    the player each tally counts for (its seat's, ``TableSeat``) against the one the
+    line-ups put there (``scoring.seating``)."""
+    stored, seated = {}, {}
+    for match, position, seat, player, name, *figures in (
+            SeatTally.objects.filter(table__round__stage_id__in=stage_ids)
+            .annotate(sat=FilteredRelation("table__seats",
+                                           condition=Q(table__seats__seat=F("seat"))))
+            .values_list("table__match_id", "table__position", "seat", "sat__player_id",
+                         "sat__player__name", *SeatTally.FIGURES)):
+        stored[match, position, seat] = figures
+        seated[match, position, seat] = (player, name)
     for match_id, position in sorted(tables.keys() | {k[:2] for k in stored}):
         match = matches.get(match_id)
         if match is None:
@@ -299,6 +316,14 @@ def _check_tallies(tables: dict[tuple[int, int], list[tuple]], matches: dict[int
         for seat, tally in zip((1, 2), wanted, strict=True):
             have = stored.get((match_id, position, seat))
             want = [getattr(tally, name) for name in SeatTally.FIGURES]
+            sides = lineups.get(match_id, {})
+            if have is not None and len(sides) == 2:
+                player, name = seated[match_id, position, seat]
+                due = player_in_seat(position, seat, sides)
+                if player != due[0]:
+                    note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
+                         f"its hands count for {name or 'nobody'}, the line-ups seat "
+                         f"{due[1]} there")
             if have is None:
                 if tally.hands:
                     note(round_, (0, match.number, position, 0, ""), f"{label} seat {seat}",
