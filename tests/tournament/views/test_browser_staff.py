@@ -376,3 +376,24 @@ def test_entry_sign_off_and_the_round_page_work_without_javascript(
     page.screenshot(path=str(screenshot_dir / "nojs-round.png"), full_page=True)
     assert not audit(page)
     assert "official" in page.locator("main").inner_text()
+
+
+def test_the_new_stage_form_shows_each_kinds_own_fields(page, live_server, tournament,
+                                                        director_actor):
+    """Issue 56: a group stage was offered a knockout's fields."""
+    log_in(page, live_server, director_actor.user)
+    page.goto(live_server.url + reverse("director:stage_list", args=[tournament.slug]))
+    swiss, knockout = (page.locator(f"fieldset[data-for-kind={kind}]")
+                       for kind in ("swiss", "knockout"))
+    page.select_option("select[name=kind]", "groups")
+    assert not swiss.is_visible() and not knockout.is_visible()
+    page.select_option("select[name=kind]", "knockout")
+    assert knockout.is_visible() and not swiss.is_visible()
+    assert page.locator("input[name=third_place_match]").is_visible()
+    page.select_option("select[name=kind]", "swiss")
+    assert swiss.is_visible() and not knockout.is_visible()
+    page.fill("input[name=name]", "Swiss")
+    page.fill("input[name=swiss_rounds]", "5")
+    page.locator("form[data-stage-form] button[type=submit]").click()
+    page.wait_for_load_state()
+    assert tournament.stages.get(name="Swiss").swiss_rounds == 5

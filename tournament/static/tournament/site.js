@@ -10,6 +10,25 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The new-stage form: the fields of one kind of stage only (a Swiss stage's rounds, a
+// knockout's third-place match and qualification) show while that kind is chosen.
+function showStageFields(form) {
+  const kind = form.querySelector("select[name=kind]");
+  if (!kind) {
+    return;
+  }
+  form.querySelectorAll("fieldset[data-for-kind]").forEach((fieldset) => {
+    fieldset.hidden = fieldset.dataset.forKind !== kind.value;
+  });
+}
+document.querySelectorAll("form[data-stage-form]").forEach(showStageFields);
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form[data-stage-form]");
+  if (form && event.target.name === "kind") {
+    showStageFields(form);
+  }
+});
+
 // A save the server could not make because the database did not answer comes back as a
 // 503 fragment (X-Not-Saved, tournament/db_unavailable.py): htmx swaps no error by itself,
 // so it is shown at the top of the hand's row, the form kept as typed with its request
