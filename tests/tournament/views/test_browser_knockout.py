@@ -174,6 +174,10 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
         champion.code, runner_up.code, bronze.code]
     spectator.goto(live_server.url + reverse("public:standings", args=[SLUG]))
     assert spectator.locator("h2#ranking").inner_text() == "Final ranking"
+    # Every name in the bracket whole: wrapped, never cut short (issue 56).
+    assert spectator.evaluate("""() => [...document.querySelectorAll(
+        '.bracket-tree .team-name')].filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent)""") == []
     spectator.goto(live_server.url + reverse("public:screen", args=[SLUG]))
     assert champion.name in spectator.locator(".screen-champion").inner_text()
 
