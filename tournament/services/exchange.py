@@ -35,7 +35,8 @@ PAGE = Door(slug="new short name",
             slug_hint="give the import another short name below",
             account="account for {name}",
             account_hint="say below which account {name} is (an existing account, or the "
-                         "name of a new one)")
+                         "name of a new one), or press \u201cEveryone as this site's account "
+                         "of the same name\u201d for a file of this site")
 PENDING_HOURS = 24
 PENDING_PER_ACCOUNT = 3
 

@@ -124,6 +124,9 @@ def test_a_web_import_round_trips(client, event, tournament, make_user, tmp_path
     assert ("tournament.slug: a tournament with the short name world-cup already exists; "
             "give the import another short name below") in page
     assert "is a user name of this database" in page
+    # The way out is named: the one-click mapping below (issue 56).
+    assert "or press \u201cEveryone as this site's account of the same name\u201d" in page
+    assert 'name="same_names"' in page
     assert 'name="import"' not in page  # nothing to confirm while problems remain
     people = same_people(json.loads(original))
     data = {**choices(preview, **people), "slug": "world-cup-copy"}
