@@ -126,7 +126,9 @@ class BulletinDocument(Document):
             self.y -= self.line
 
     def _section(self, heading: str) -> None:
-        self._need(4 * self.line)
+        # Room for the heading and what opens the section (a title, a table's head and its
+        # first row: the sections ask 3 lines of their own): a heading never ends a page.
+        self._need(5 * self.line + 4 * mm)
         self.y -= 2 * mm
         self.text(self.margin, self.y, heading, size=13, bold=True)
         self.canvas.setLineWidth(0.6)
@@ -188,6 +190,7 @@ class BulletinDocument(Document):
             for index, line in enumerate(lines):
                 match = line.match
                 if match.group_id and match.group_id != group:
+                    self._need(2 * self.line)  # the group's name with its first match
                     self._say(str(match.group), size=8, colour=GREY)
                     group = match.group_id
                 self._row((str(match.number), f"{match.home.code} {match.home.name}",
