@@ -1,4 +1,4 @@
-"""Settings, read from the environment (README.md lists every variable).
+"""Settings, read from the environment (docs/configuration.md lists every variable).
 
 Nothing secret is committed: without SECRET_KEY a key is generated once and kept in var/.
 """
@@ -52,7 +52,7 @@ def is_lan_host(host: str) -> bool:
 # HTTPS-only cookies, redirects and HSTS are on for any real deployment, that is as soon as
 # one allowed host is a public name or address. A server on this machine (quickstart) or on
 # a venue LAN (ALLOWED_HOSTS=192.168.1.10) runs on plain HTTP: nothing could answer its
-# redirect to https. HTTPS=1 or HTTPS=0 always wins (README.md, "Running on a venue LAN").
+# redirect to https. HTTPS=1 or HTTPS=0 always wins (docs/deploy.md, "Running on a venue LAN").
 HTTPS = env.bool("HTTPS", default=not DEBUG
                  and not all(is_lan_host(host) for host in ALLOWED_HOSTS))
 if HTTPS:
