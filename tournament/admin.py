@@ -105,9 +105,13 @@ class PersonPlayerInline(ReadOnly, admin.TabularInline):
 
     model = Player
     extra = 0
-    fields = ("name", "team", "federation_id", "number")
+    fields = ("event", "team", "name", "federation_id", "number")
     readonly_fields = fields
     verbose_name_plural = _("Players, event by event")
+
+    @admin.display(description=_("Tournament"))
+    def event(self, player):
+        return player.team.tournament.name
 
 
 @admin.register(Person)
