@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import F
-
 from scoring import seating
 from scoring.field import TRIM_FROM, TableResult, Traveller, traveller
 from tournament.models import Deal, Player, TableSeat, Team
@@ -112,10 +110,24 @@ def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
     seats = (seats.filter(round_id__in=list(round_ids)) if round_ids
              else seats.filter(table__match_id__in=list(match_ids)))
     holders: dict[tuple[int, int], dict[int, SeatHolder]] = defaultdict(dict)
-    for seat in seats.annotate(match_id=F("table__match_id"), position=F("table__position")
-                               ).select_related("player__team"):
-        holders[seat.match_id, seat.position][seat.seat] = SeatHolder(seat.player.team,
-                                                                      seat.player)
+    # Each player and each team made once, with the fields the travellers show (a team
+    # holds two seats of each table, a player one seat of each of their tables): a box of
+    # a 512-team round otherwise made 3,072 objects for 2,048 seats.
+    teams: dict[int, Team] = {}
+    players: dict[int, Player] = {}
+    for seat, match_id, position, player_id, player_name, team_id, code, name in (
+            seats.values_list("seat", "table__match_id", "table__position", "player_id",
+                              "player__name", "player__team_id", "player__team__code",
+                              "player__team__name")):
+        team = teams.get(team_id)
+        if team is None:
+            team = teams[team_id] = Team.from_db(None, ["id", "code", "name"],
+                                                 (team_id, code, name))
+        player = players.get(player_id)
+        if player is None:
+            player = players[player_id] = Player.from_db(None, ["id", "name", "team_id"],
+                                                         (player_id, player_name, team_id))
+        holders[match_id, position][seat] = SeatHolder(team, player)
     return holders
 
 
