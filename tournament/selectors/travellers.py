@@ -102,6 +102,13 @@ class BoxTraveller:
                 for points, tables in self.summary.points.items()]
 
 
+def _partial(model, **values):
+    """A row of ``model`` with these fields only (the others deferred: read on use), as
+    the ORM makes one (``Model.from_db`` takes the values in the fields' order)."""
+    names = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    return model.from_db(None, names, [values[name] for name in names])
+
+
 def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
                  ) -> dict[tuple[int, int], dict[int, SeatHolder]]:
     """(match pk, table position) → seat → who sat there with their team (``TableSeat``),
@@ -115,18 +122,19 @@ def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
     # a 512-team round otherwise made 3,072 objects for 2,048 seats.
     teams: dict[int, Team] = {}
     players: dict[int, Player] = {}
-    for seat, match_id, position, player_id, player_name, team_id, code, name in (
-            seats.values_list("seat", "table__match_id", "table__position", "player_id",
-                              "player__name", "player__team_id", "player__team__code",
-                              "player__team__name")):
+    for seat, match_id, position, player_id, player_name, number, reserve, team_id, code, \
+            name in seats.values_list(
+                "seat", "table__match_id", "table__position", "player_id", "player__name",
+                "player__number", "player__is_reserve", "player__team_id",
+                "player__team__code", "player__team__name"):
         team = teams.get(team_id)
         if team is None:
-            team = teams[team_id] = Team.from_db(None, ["id", "code", "name"],
-                                                 (team_id, code, name))
+            team = teams[team_id] = _partial(Team, id=team_id, name=name, code=code)
         player = players.get(player_id)
         if player is None:
-            player = players[player_id] = Player.from_db(None, ["id", "name", "team_id"],
-                                                         (player_id, player_name, team_id))
+            player = players[player_id] = _partial(Player, id=player_id, team_id=team_id,
+                                                   name=player_name, number=number,
+                                                   is_reserve=reserve)
         holders[match_id, position][seat] = SeatHolder(team, player)
     return holders
 
