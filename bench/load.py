@@ -49,6 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import venue as v
+from common import calibration_loop, margin_words
 
 CACHE_URL = "redis://127.0.0.1:6379/14"
 
@@ -214,6 +215,8 @@ def main() -> None:
     if not v.redis_answers(CACHE_URL):
         raise SystemExit(f"Redis does not answer at {CACHE_URL}")
     ok = False
+    loop = calibration_loop()  # before anything runs: the machine's own speed
+    print(f"calibration loop (ten million additions): {loop:.2f} s")
     with v.Cluster(keep=args.keep_cluster):
         v.setup_django("dupgin_bench_load")
         venue = v.build_venue(matches=max(2, (args.scorers + 1) // 2), hands=8)
@@ -268,6 +271,9 @@ def main() -> None:
               f"{spectator_errors} ({watched['non_2xx']} non-2xx, {watched['socket_errors']} "
               f"socket); answered from the public cache (current, or the copy kept while it is "
               f"built again) {watched['hits'] / max(seen, 1):.0%}")
+        print(f"issue 59's margin: saves' p95 "
+              f"{margin_words(v.percentile(stats.latencies, 95), 0.150, loop)}; spectators' "
+              f"p95 {margin_words(watched['p95'] / 1000, 0.500, loop)}")
         print(f"database check: {'OK' if not problems else 'FAILED'} — every acknowledged "
               "save stored once, versions consecutive"
               + "".join(f"\n    {p}" for p in problems[:10]))

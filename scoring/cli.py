@@ -11,6 +11,7 @@ function that adds its options, and a function that answers one JSON object.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,6 +22,7 @@ from scoring.deals import DealBlock, deal_record, deals_of_block, parse_key, par
 from scoring.errors import RuleError
 from scoring.hand import FalseKnock, score_hand
 from scoring.melds import analyze_eleven, arrange
+from scoring.ratings import DEFAULT_PARAMETERS, RatedHand, rate, with_parameters
 from scoring.rules import DEFAULT_RULES, DrawRule, Rules
 from scoring.showdown import arrangement_dict, settle
 from scoring.simulate import play_box
@@ -39,6 +41,11 @@ class Subcommand:
     produce: Callable[[argparse.Namespace], Iterable[dict[str, Any]]] | None = None
     # A subcommand that reads one JSON document and prints JSON lines (``standings``).
     document: Callable[[Any, argparse.Namespace, Rules], Iterable[dict[str, Any]]] | None = None
+    # A subcommand that reads every JSON line first, then prints its answer (``ratings``):
+    # ``read()`` makes a reader that turns one line into an item (RuleError for a bad one,
+    # answered at once with its line number), ``conclude`` turns the items into JSON lines.
+    read: Callable[[], Callable[[Mapping[str, Any]], Any]] | None = None
+    conclude: Callable[[list[Any], argparse.Namespace], Iterable[dict[str, Any]]] | None = None
 
 
 SUBCOMMANDS: dict[str, Subcommand] = {}
@@ -221,28 +228,129 @@ register(Subcommand("standings", "rank teams from one JSON document of results "
                     "(docs/engine.md)", None, document=_standings))
 
 
+# --- ratings ---------------------------------------------------------------------------
+
+_RATING_OPTIONS = ("base", "scale", "initial_sd", "hand_sd", "drift_per_day",
+                   "provisional_hands")
+
+
+def _ratings_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--as-of", type=_iso_date, default=None, metavar="DATE",
+                        help="rate with the hands up to this date (YYYY-MM-DD); "
+                             "the deviations are as on that date")
+    group = parser.add_argument_group("rating parameters (docs/ratings.md)")
+    for name in _RATING_OPTIONS:
+        default = getattr(DEFAULT_PARAMETERS, name)
+        group.add_argument("--" + name.replace("_", "-"), type=type(default), default=default,
+                           dest="rating_" + name, help=f"default {default:g}")
+
+
+def _iso_date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date as YYYY-MM-DD") from None
+
+
+def _rated_hand(line: Mapping[str, Any]) -> RatedHand:
+    missing = [key for key in _HAND_KEYS if key not in line]
+    if missing:
+        raise RuleError(f"missing {', '.join(missing)}")
+    texts = {}
+    for key in ("event", "box", "dealer", "non_dealer"):
+        value = line[key]
+        if not isinstance(value, str) or not value.strip():
+            raise RuleError(f"{key} must be a non-empty string, not {value!r}")
+        texts[key] = value
+    date = line["date"]
+    try:
+        date = dt.date.fromisoformat(date) if isinstance(date, str) else None
+    except ValueError:
+        date = None
+    if date is None or len(line["date"]) != 10:
+        raise RuleError(f"date must be a date as YYYY-MM-DD, not {line['date']!r}")
+    points = line["dealer_points"]
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise RuleError(f"dealer_points must be a whole number, not {points!r}")
+    return RatedHand(date, texts["event"], texts["box"], texts["dealer"], texts["non_dealer"],
+                     points)
+
+
+_HAND_KEYS = ("event", "date", "box", "dealer", "non_dealer", "dealer_points")
+
+
+class _RatingReader:
+    """Reads hand lines; a player in one box twice on one date is a bad line."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[dt.date, str, str]] = set()
+
+    def __call__(self, line: Mapping[str, Any]) -> RatedHand:
+        hand = _rated_hand(line)
+        for player in (hand.dealer, hand.non_dealer):
+            if (hand.date, hand.box, player) in self.seen:
+                raise RuleError(f"{player} already played box {hand.box} on {hand.date}")
+        self.seen.update({(hand.date, hand.box, hand.dealer),
+                          (hand.date, hand.box, hand.non_dealer)})
+        return hand
+
+
+def _ratings(hands: list[RatedHand], args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    parameters = with_parameters(**{name: getattr(args, "rating_" + name)
+                                    for name in _RATING_OPTIONS})
+    for row in rate(hands, as_of=args.as_of, parameters=parameters):
+        yield row.to_dict()
+
+
+register(Subcommand("ratings", "rate players against the field from hand lines "
+                    "(docs/ratings.md)", None, _ratings_arguments,
+                    read=_RatingReader, conclude=_ratings))
+
+
 # --- the driver ------------------------------------------------------------------------
 
 def answer_lines(answer: Callable[[Mapping[str, Any]], dict[str, Any]], lines: TextIO,
                  out: TextIO) -> int:
     """Answer JSON lines one by one; returns how many lines got an error."""
     errors = 0
-    for text in lines:
+    for _, reply in _replies(answer, lines):
+        errors += "error" in reply
+        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        out.flush()  # callers may hold a pipe open and wait for each answer
+    return errors
+
+
+def _replies(answer: Callable[[Mapping[str, Any]], Any], lines: TextIO,
+             ) -> Iterable[tuple[int, Any]]:
+    """(line number, answer or {"error": ...}) for each non-blank line."""
+    for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         try:
             line = json.loads(text)
             if not isinstance(line, dict):
                 raise RuleError("each line must be a JSON object")
-            reply = answer(line)
+            yield number, answer(line)
         except json.JSONDecodeError as error:
-            reply, errors = {"error": f"not JSON: {error}"}, errors + 1
+            yield number, {"error": f"not JSON: {error}"}
         except (RuleError, ValueError, TypeError) as error:
             # RuleError is the expected case; the others only guard "the rest goes on".
-            reply, errors = {"error": str(error)}, errors + 1
-        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
-        out.flush()  # callers may hold a pipe open and wait for each answer
-    return errors
+            yield number, {"error": str(error)}
+
+
+def _answer_gathered(subcommand: Subcommand, args: argparse.Namespace, stdin: TextIO,
+                     out: TextIO) -> int:
+    """Every line read first (a bad one answered at once, naming its line), then the answer."""
+    items = []
+    for number, item in _replies(subcommand.read(), stdin):
+        if isinstance(item, dict) and "error" in item:
+            out.write(json.dumps({"error": f"line {number}: {item['error']}"},
+                                 ensure_ascii=False) + "\n")
+        else:
+            items.append(item)
+    for line in subcommand.conclude(items, args):
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return 0  # as for the line-by-line subcommands: the errors are in the answer
 
 
 def _answer_document(subcommand: Subcommand, args: argparse.Namespace, rules: Rules,
@@ -286,6 +394,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         args.subparser.error(str(error))
     subcommand = SUBCOMMANDS[args.command]
     out = stdout or sys.stdout
+    if subcommand.read is not None:
+        return _answer_gathered(subcommand, args, stdin or sys.stdin, out)
     if subcommand.document is not None:
         return _answer_document(subcommand, args, rules, stdin or sys.stdin, out)
     if subcommand.produce is not None:

@@ -116,6 +116,13 @@ def traveller(results: Iterable[TableResult]) -> Traveller:
     )
 
 
+def dealer_points(hand: int, seat1_points: int) -> int:
+    """A table's points on a hand for the box's dealer cards, from seat 1's as stored: the
+    seat that holds them is ``seating.dealer_seat(hand)`` (``table_result``'s, without the
+    rest of the result)."""
+    return seat1_points if seating.dealer_seat(hand) == 1 else -seat1_points
+
+
 def table_result(table: Hashable, hand: int, seat1_points: int, outcome: str,
                  declarer_seat: int | None, declarer_deadwood: int | None = None,
                  opponent_deadwood: int | None = None,

@@ -212,30 +212,44 @@ def standings(teams: Sequence[TeamId], matches: Iterable[MatchRecord], *,
     def counts(round_: int | None) -> bool:
         return after_round is None or round_ is None or round_ <= after_round
 
+    # Written out, each match unpacked as the tuple it is: a 512-team Swiss event counts
+    # 3,840 of these after every correction, and a named tuple's fields read by name cost
+    # a third of the whole ranking (docs/benchmarks.md, issue 59).
     known = set(field_teams)
-    counted = [m for m in matches if counts(m.round) and m.home not in out and m.away not in out]
-    for match in counted:
-        for team in (match.home, match.away):
-            if team not in known:
-                raise RuleError(
-                    gettext_noop("a match names the team {team!r}, which is not in the field"),
-                    team=team)
     totals = {team: Totals() for team in field_teams}
-    for match in counted:  # written out: a 512-team Swiss event counts 3,840 of these
-        home_won, away_won = match.wins()
-        home, away = totals[match.home], totals[match.away]
-        home.match_points += match.home_mp
-        away.match_points += match.away_mp
-        home.small_points += match.home_small
-        away.small_points += match.away_small
-        home.wins += home_won
-        away.wins += away_won
-        home.gins += match.home_gins
-        away.gins += match.away_gins
-        home.played += 1
-        away.played += 1
-        if match.provisional:
-            home.provisional = away.provisional = True
+    counted = []
+    every_round = after_round is None
+    for match in matches:
+        (round_, home, away, home_small, away_small, home_mp, away_mp, forfeited_by,
+         home_gins, away_gins, provisional) = match
+        if not (every_round or round_ is None or round_ <= after_round) or home in out \
+                or away in out:
+            continue
+        if home not in known or away not in known:
+            raise RuleError(
+                gettext_noop("a match names the team {team!r}, which is not in the field"),
+                team=home if home not in known else away)
+        counted.append(match)
+        if forfeited_by is None:
+            home_won, away_won = home_small > away_small, away_small > home_small
+        else:
+            home_won, away_won = forfeited_by == AWAY, forfeited_by == HOME
+        record = totals[home]
+        record.match_points += home_mp
+        record.small_points += home_small
+        record.wins += home_won
+        record.gins += home_gins
+        record.played += 1
+        if provisional:
+            record.provisional = True
+        record = totals[away]
+        record.match_points += away_mp
+        record.small_points += away_small
+        record.wins += away_won
+        record.gins += away_gins
+        record.played += 1
+        if provisional:
+            record.provisional = True
     for bye in byes:
         if counts(bye.round) and bye.team in totals:
             record = totals[bye.team]

@@ -8,15 +8,20 @@ here is a superuser's to a person (no tournament's: docs/roles.md), and it goes 
 accounts (Django's auth admin) and the login throttle's records (django-axes).
 """
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from scoring.errors import RuleError
+from scoring.master_points import check_scale
 from tournament.models import (
     AuditEntry,
+    Category,
     HandResult,
+    MasterPointScale,
     Match,
     Person,
     Player,
@@ -27,12 +32,15 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services.base import Actor, ServiceError
+from tournament.services.master_points import edit_scale, set_category
 from tournament.services.persons import (
     PERSON_FIELDS,
     edit_person,
     merge_persons,
+    set_hidden,
     unlink_player,
 )
+from tournament.services.ratings import set_rated
 
 
 class ReadOnly:
@@ -71,9 +79,60 @@ class PlayerInline(ReadOnly, admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnlyHistoryAdmin):
-    list_display = ("name", "slug", "starts_on", "ends_on", "venue", "status")
-    list_filter = ("status",)
+    list_display = ("name", "slug", "starts_on", "ends_on", "venue", "status", "rated",
+                    "category")
+    list_filter = ("status", "rated", "category")
     search_fields = ("name", "slug", "venue")
+    actions = ["count_for_ratings", "leave_out_of_ratings", "category_club",
+               "category_national", "category_international", "category_world",
+               "category_none"]
+
+    # Which events count for the ratings is a superuser's decision (services.ratings).
+    @admin.action(description=_("Count the selected events for the ratings"))
+    def count_for_ratings(self, request, queryset):
+        self._set_rated(request, queryset, True)
+
+    @admin.action(description=_("Leave the selected events out of the ratings"))
+    def leave_out_of_ratings(self, request, queryset):
+        self._set_rated(request, queryset, False)
+
+    @admin.action(description=_("Master points category: club"))
+    def category_club(self, request, queryset):
+        self._set_category(request, queryset, Category.CLUB)
+
+    @admin.action(description=_("Master points category: national"))
+    def category_national(self, request, queryset):
+        self._set_category(request, queryset, Category.NATIONAL)
+
+    @admin.action(description=_("Master points category: international"))
+    def category_international(self, request, queryset):
+        self._set_category(request, queryset, Category.INTERNATIONAL)
+
+    @admin.action(description=_("Master points category: world"))
+    def category_world(self, request, queryset):
+        self._set_category(request, queryset, Category.WORLD)
+
+    @admin.action(description=_("No master points category"))
+    def category_none(self, request, queryset):
+        self._set_category(request, queryset, "")
+
+    def _set_category(self, request, queryset, category: str) -> None:
+        try:
+            for tournament in queryset:
+                set_category(Actor.from_request(request), tournament, category)
+        except PermissionDenied as refusal:
+            self.message_user(request, str(refusal), level=messages.ERROR)
+            return
+        self.message_user(request, _("Done: the master points are awarded again."))
+
+    def _set_rated(self, request, queryset, rated: bool) -> None:
+        try:
+            for tournament in queryset:
+                set_rated(Actor.from_request(request), tournament, rated)
+        except PermissionDenied as refusal:
+            self.message_user(request, str(refusal), level=messages.ERROR)
+            return
+        self.message_user(request, _("Done: the ratings are recomputed from these events."))
 
 
 @admin.register(Team)
@@ -120,13 +179,25 @@ class PersonAdmin(SimpleHistoryAdmin):
     federation and id already another's is refused: merge them), merged by the action;
     never added or deleted by hand (the team services make them)."""
 
-    list_display = ("name", "other_name", "federation", "federation_id", "country")
+    list_display = ("name", "other_name", "federation", "federation_id", "country", "hidden")
     search_fields = ("name", "other_name", "federation_id")
-    list_filter = ("federation",)
-    fields = (*PERSON_FIELDS, "links")
-    readonly_fields = ("links",)
+    list_filter = ("federation", "hidden")
+    fields = (*PERSON_FIELDS, "hidden", "links")
+    readonly_fields = ("hidden", "links")
     inlines = [PersonPlayerInline]
-    actions = ["merge_into_first"]
+    actions = ["merge_into_first", "hide", "show"]
+
+    @admin.action(description=_("Hide the selected persons from the public lists and profiles"))
+    def hide(self, request, queryset):
+        for person in queryset:
+            set_hidden(Actor.from_request(request), person, True)
+        self.message_user(request, _("Hidden from the public lists and profiles."))
+
+    @admin.action(description=_("Show the selected persons on the public lists again"))
+    def show(self, request, queryset):
+        for person in queryset:
+            set_hidden(Actor.from_request(request), person, False)
+        self.message_user(request, _("Shown on the public lists again."))
 
     @admin.display(description=_("Linked by tournaments"))
     def links(self, person):
@@ -170,6 +241,48 @@ class PersonAdmin(SimpleHistoryAdmin):
             return
         merge_persons(Actor.from_request(request), persons[0], persons[1:])
         self.message_user(request, _("Merged into %(name)s.") % {"name": persons[0].name})
+
+
+class ScaleForm(forms.ModelForm):
+    class Meta:
+        model = MasterPointScale
+        fields = ("points", "share_of_field")
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            check_scale(cleaned.get("points"), cleaned.get("share_of_field") or 0)
+        except RuleError as refusal:
+            raise forms.ValidationError(str(refusal)) from None
+        return cleaned
+
+
+@admin.register(MasterPointScale)
+class MasterPointScaleAdmin(admin.ModelAdmin):
+    """The master point scales (docs/ratings.md): a superuser's, saved through the service
+    so that every award is made again."""
+
+    form = ScaleForm
+    list_display = ("category", "points", "share_of_field")
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        edit_scale(Actor.from_request(request), obj, form.cleaned_data["points"],
+                   form.cleaned_data["share_of_field"])
 
 
 @admin.register(StaffRole)

@@ -17,6 +17,7 @@ class TournamentConfig(AppConfig):
         from tournament.audit_wording import sentence
         from tournament.models.audit import word_entries_with
         from tournament.pdf import fonts  # noqa: F401
+        from tournament.services import ratings  # noqa: F401 (listens to audits: ratings)
         from tournament.tables import signatures
 
         word_entries_with(sentence)

@@ -12,12 +12,14 @@ from django.contrib.auth import get_user_model
 from tournament.models import Role, Tournament
 
 SLUG = "demo"
+SEASON_SLUG = "demo-open"  # the earlier event of ``demo --season`` (tournament/demo/season.py)
 DIRECTOR, REFEREE, SCORER = "demo-director", "demo-referee", "demo-scorer"
 
 
 def is_demo(tournament: Tournament) -> bool:
-    """The demo: the tournament ``demo`` whose director is the demo's own account."""
-    return tournament.slug == SLUG and tournament.staff.filter(
+    """The demo: the tournament ``demo`` (or the season's earlier event, ``demo-open``)
+    whose director is the demo's own account."""
+    return tournament.slug in (SLUG, SEASON_SLUG) and tournament.staff.filter(
         user__username=DIRECTOR, role=Role.DIRECTOR).exists()
 
 

@@ -9,12 +9,16 @@ from django.utils.translation import gettext_lazy as _
 from scoring.hand import MAX_DEADWOOD
 from scoring.tiebreaks import TIEBREAKS
 from tournament.models import Player, Role, Stage, Team, Tournament
-from tournament.models.tournament import time_zone_names, validate_time_zone
 from tournament.services import ServiceError
 from tournament.services.stages import MAX_GROUPS
 from tournament.services.teams import TEAM_FIELDS, TeamEntryError, parse_team_entry
 from tournament.services.text import parse_whole_number
 from tournament.services.tournaments import EDITABLE_FIELDS
+from tournament.time_zones import TimeZoneField
+
+# The help of every "name in the other script" field (tournament.names).
+OTHER_SCRIPT_HELP = _("Optional: the name in Chinese characters, or in Latin letters if the "
+                      "name is in Chinese. Readers see the one of their language first.")
 
 
 def tiebreak_choices() -> list[tuple[str, str]]:
@@ -45,54 +49,6 @@ class WholeNumberField(forms.IntegerField):
                                         params={"label": self.label or _("number"),
                                                 "value": str(value)[:20]})
         return number
-
-
-# The time zone field: the IANA names grouped by their region (the part before the first
-# "/"); the other names (UTC's aliases, Etc/GMT+5, US/Eastern, …) come last.
-TIME_ZONE_REGIONS = {
-    "Africa": pgettext_lazy("time zone region", "Africa"),
-    "America": pgettext_lazy("time zone region", "America"),
-    "Antarctica": pgettext_lazy("time zone region", "Antarctica"),
-    "Arctic": pgettext_lazy("time zone region", "Arctic"),
-    "Asia": pgettext_lazy("time zone region", "Asia"),
-    "Atlantic": pgettext_lazy("time zone region", "Atlantic Ocean"),
-    "Australia": pgettext_lazy("time zone region", "Australia"),
-    "Europe": pgettext_lazy("time zone region", "Europe"),
-    "Indian": pgettext_lazy("time zone region", "Indian Ocean"),
-    "Pacific": pgettext_lazy("time zone region", "Pacific Ocean"),
-}
-
-
-def time_zone_choices() -> list:
-    """UTC first, then an option group per region ("Europe": Paris, … ; the place's name
-    without the region, "_" as a space, so that typing a city's first letters in the list
-    finds it), then the other names as they are."""
-    regions: dict[str, list] = {region: [] for region in TIME_ZONE_REGIONS}
-    others = []
-    for name in sorted(time_zone_names()):
-        region, _slash, place = name.partition("/")
-        if region in regions:
-            regions[region].append((name, place.replace("_", " ")))
-        elif name != "UTC":
-            others.append((name, name))
-    return [("UTC", "UTC"),
-            *((TIME_ZONE_REGIONS[region], zones) for region, zones in regions.items() if zones),
-            (pgettext_lazy("time zone region", "Other names"), others)]
-
-
-class TimeZoneField(forms.ChoiceField):
-    """A venue's time zone, chosen from the IANA names grouped by region (a filter above
-    the list and the browser's own zone come from ``static/tournament/time_zone.js``; the
-    list works without it). The value is checked by ``validate_time_zone``, as the
-    tournament file's is."""
-
-    def __init__(self, **kwargs):
-        super().__init__(choices=time_zone_choices, **kwargs)
-
-    def validate(self, value):
-        forms.Field.validate(self, value)  # required
-        if value not in self.empty_values:
-            validate_time_zone(value)
 
 
 class ServiceErrorsMixin:
@@ -126,6 +82,7 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
         field_classes = {f.name: WholeNumberField for f in Tournament._meta.concrete_fields
                          if isinstance(f, models.IntegerField)
                          and f.name in _TOURNAMENT_FIELDS and not f.choices}
+        help_texts = {"other_name": OTHER_SCRIPT_HELP}
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -135,6 +92,7 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["round_minutes"].required = False  # left out: the default (clean)
         choices = tiebreak_choices()
         current = self.instance.tiebreak_order.split(",") if self.instance.tiebreak_order else []
         # Tiebreaks 1 and 2 are the rules' own (scoring.standings): shown, not chosen.
@@ -159,6 +117,11 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("round_minutes") is None and not self.errors.get("round_minutes"):
+            # Left out (a form of an earlier page, a script): the round clock's default, or
+            # what the tournament has.
+            cleaned["round_minutes"] = (self.instance.round_minutes if self.instance.pk else
+                                        Tournament._meta.get_field("round_minutes").default)
         order = [cleaned.get(f"tiebreak_{i + 1}") for i in range(_tiebreak_slots())]
         chosen = [key for key in order if key]
         if len(set(chosen)) != len(chosen):
@@ -177,6 +140,8 @@ class TournamentForm(ServiceErrorsMixin, forms.ModelForm):
 class TeamForm(ServiceErrorsMixin, forms.Form):
     code = forms.CharField(label=_("Short code"), max_length=10)
     name = forms.CharField(label=_("Team name"), max_length=100)
+    other_name = forms.CharField(label=_("Team name in the other script"), max_length=100,
+                                 required=False, help_text=OTHER_SCRIPT_HELP)
     country = forms.CharField(label=_("Country or club"), max_length=100, required=False)
     seed = forms.CharField(label=_("Seed"), max_length=6, required=False)
     player1 = forms.CharField(label=_("Player 1"), max_length=100)
@@ -244,8 +209,13 @@ class StaffForm(ServiceErrorsMixin, forms.Form):
     )
 
 
-class StageForm(ServiceErrorsMixin, forms.Form):
+class StageNamesForm(ServiceErrorsMixin, forms.Form):
     name = forms.CharField(label=_("Name"), max_length=60)
+    other_name = forms.CharField(label=_("Name in the other script"), max_length=60,
+                                 required=False, help_text=OTHER_SCRIPT_HELP)
+
+
+class StageForm(StageNamesForm):
     kind = forms.ChoiceField(label=_("Kind"), choices=Stage.Kind.choices)
     swiss_rounds = WholeNumberField(label=_("Rounds (Swiss)"), min_value=1, max_value=64,
                                       required=False)

@@ -6,8 +6,9 @@ in Chinese, ``/t/demo/`` in English, the default), never in the language of a co
 of the browser's ``Accept-Language``: the same address is the same answer for every reader,
 and the answer needs no ``Vary`` on either. The JSON API has no prefix; it follows
 ``Accept-Language`` alone (with ``Vary: Accept-Language``), never the cookie. The staff
-area, the log-in page and the admin are private and keep the reader's choice: the
-``django_language`` cookie (set by the language form), then ``Accept-Language``.
+area, the table terminal (``/device/``), the log-in page and the admin are private and
+keep the reader's choice: the ``django_language`` cookie (set by the language form), then
+``Accept-Language``.
 
 ``LanguageMiddleware`` takes the place of Django's ``LocaleMiddleware``. It needs no
 session (the cookie is a plain one), so it can sit before the public cache and the
@@ -29,7 +30,8 @@ API_PREFIX = "/api/"
 # Addresses outside the public site (with or without a language prefix): everything else,
 # the home page included, is a public address whose language is its prefix's.
 # (The site has no media files; its static files are answered before this runs.)
-NOT_PUBLIC = ("/manage/", API_PREFIX, "/accounts/", "/admin/", "/i18n/", "/static/")
+NOT_PUBLIC = ("/manage/", API_PREFIX, "/accounts/", "/admin/", "/i18n/", "/static/",
+              "/device/")  # the table terminal: a device's, in its reader's language
 
 
 def prefix_language(path: str) -> str | None:

@@ -9,6 +9,13 @@ served again once it is built anew. Generations are random tokens, not counters,
 evicted generation can never make an old entry current again. The time limit
 (``PUBLIC_CACHE_SECONDS``) is only a safety net.
 
+A round's own pages (its draw and results, its matches, its boxes) are kept under finer
+generations: a hand saved, approved or signed for at one match makes stale that match's
+page, its round's pages that show every match, and the tournament's summing-up pages
+(standings, overview, players), never another round's page nor, unless a box's results
+show only once finished everywhere, another match's; any other change makes stale every
+page of the tournament (``_names``).
+
 While results stream in, every save is a change: rather than have a hall of readers wait
 for pages built again and again, one reader builds an out-of-date page while the others
 get the copy before it, and a page is built at most once per ``PUBLIC_CACHE_GRACE_SECONDS``
@@ -36,6 +43,7 @@ import hashlib
 import math
 import re
 import secrets
+import threading
 import time
 from functools import wraps
 from pathlib import Path
@@ -56,6 +64,7 @@ from tournament.services.events import public_data_changed
 SITE = "site"  # the generation of pages that show every tournament (the list of them)
 API_PREFIX = "/api/"
 _CACHEABLE = "_public_cache_scope"
+_ROUND = "_public_cache_round"
 
 
 def cache():
@@ -82,24 +91,70 @@ def _generation_key(scope: str) -> str:
 
 def generation(scope: str) -> str:
     """The current generation of a tournament (by slug) or of the site."""
-    store, key = cache(), _generation_key(scope)
-    value = store.get(key)
-    if value is None:
+    return generations([scope])[scope]
+
+
+def generations(scopes: list[str]) -> dict[str, str]:
+    """The current generations of these scopes, in one round trip to the cache (and one
+    more for each that has none yet)."""
+    store = cache()
+    keys = {_generation_key(scope): scope for scope in scopes}
+    found = store.get_many(list(keys))
+    for key in keys.keys() - found.keys():
         store.add(key, secrets.token_hex(8), timeout=None)
-        value = store.get(key)
-    return value
+        found[key] = store.get(key)
+    return {scope: found[key] for key, scope in keys.items()}
 
 
-def invalidate(slug: str | None) -> None:
-    """A tournament's public data changed: its pages and the site's are built again."""
-    scopes = [SITE] + ([slug] if slug else [])
+# A round's own pages (its draw, its matches, its boxes' travellers, its hand records) show
+# that round alone: a hand saved in round 5 leaves round 4's pages as they were, and a hand
+# saved at match 3 leaves the page of match 4 as it was, unless the public sees a box's
+# results only once every table has it approved (``finished_boxes``: one approval can show
+# a box on every match page of the round). Such pages are kept under generations of their
+# own instead of the tournament's one:
+# - ``#general``: every change but a round's results (a team renamed, a round closed, ...);
+# - ``#round:R``: a change of round R's results that any page of the round may show;
+# - ``#lines:R``: any change of round R's results (the round's page, its travellers);
+# - ``#match:M``: a change of match M's results.
+# The round's page and its travellers follow general, round and lines; a match's page
+# general, round and match. The tournament's other pages (standings, the overview, the
+# players) follow the tournament's own generation, which every change renews.
+def _names(slug: str, round_pk: int, match_pk: int | None) -> list[str]:
+    """The generations a page of this round (and match) is kept under."""
+    last = f"{slug}#lines:{round_pk}" if match_pk is None else f"{slug}#match:{match_pk}"
+    return [f"{slug}#general", f"{slug}#round:{round_pk}", last]
+
+
+def _joined(found: dict[str, str], names: list[str]) -> str:
+    return "+".join(found[name] for name in names)
+
+
+def invalidate(slug: str | None, round_pk: int | None = None,
+               match_pk: int | None = None) -> None:
+    """A tournament's public data changed: its pages and the site's are built again. With
+    ``round_pk``, a change of that round's results alone: of the rounds' own pages, only
+    that round's; with ``match_pk`` too, of the round's match pages only that match's."""
+    scopes = [SITE]
+    if slug:
+        scopes.append(slug)
+        if round_pk is None:
+            scopes.append(f"{slug}#general")
+        elif match_pk is None:
+            scopes.append(f"{slug}#round:{round_pk}")
+        else:
+            scopes += [f"{slug}#lines:{round_pk}", f"{slug}#match:{match_pk}"]
     cache().set_many({_generation_key(scope): secrets.token_hex(8) for scope in scopes},
                      timeout=None)
 
 
 @receiver(public_data_changed)
-def _on_public_data_changed(sender, slug=None, **kwargs):
-    invalidate(slug)
+def _on_public_data_changed(sender, slug=None, round=None, match=None, **kwargs):
+    invalidate(slug, round, match)
+
+
+def mark_round(response, round_pk: int, match_pk: int | None = None) -> None:
+    """The response is a page of this round (and match) alone (see ``_names``)."""
+    setattr(response, _ROUND, (round_pk, match_pk))
 
 
 def cache_public(scope_of=None):
@@ -165,10 +220,14 @@ _recent: dict[str, dict] = {}
 RECENT_PAGES = 64
 
 
+_recent_lock = threading.Lock()  # a worker of threads (serve's default) serves several
+
+
 def _remember(key: str, entry: dict) -> None:
-    if key not in _recent and len(_recent) >= RECENT_PAGES:
-        _recent.pop(next(iter(_recent)))  # the oldest remembered
-    _recent[key] = entry
+    with _recent_lock:
+        if key not in _recent and len(_recent) >= RECENT_PAGES:
+            _recent.pop(next(iter(_recent)))  # the oldest remembered
+        _recent[key] = entry
 
 
 def _scopes(request) -> list[str]:
@@ -180,9 +239,14 @@ def _scopes(request) -> list[str]:
     return [SITE, slug] if slug else [SITE]
 
 
-def before_scope(before: dict[str, str]) -> str:
-    """The tournament of the address (the last scope read), else the site."""
-    return list(before)[-1]
+def _current(scope: str, entry: dict | None) -> str:
+    """The generation a kept page of this scope must have to be current: for a round's
+    page (the entry names its round, and match), its own ones (``_names``)."""
+    place = entry.get("place") if entry is not None and scope != SITE else None
+    if place is None:
+        return generation(scope)
+    names = _names(scope, *place)
+    return _joined(generations(names), names)
 
 
 def anonymous_reader(request) -> bool:
@@ -294,10 +358,12 @@ class PublicCacheMiddleware:
             return self.get_response(request)
         key = _entry_key(request)
         scope = _scopes(request)[-1]
-        current = generation(scope)
         entry = _recent.get(key)
+        current = _current(scope, entry)
         if entry is None or entry["generation"] != current:
             entry = cache().get(key)
+            if entry is not None and entry.get("place") is not None:
+                current = _current(scope, entry)
         building = None
         if entry is not None:
             if entry["scope"] == scope and entry["generation"] == current:
@@ -319,16 +385,31 @@ class PublicCacheMiddleware:
 
     def _build(self, request, key, previous: dict | None = None):
         # The generations are read before the page is built: a change made meanwhile makes
-        # what is built now stale at once.
-        before = {scope: generation(scope) for scope in _scopes(request)}
+        # what is built now stale at once. A round's page names its round only once built:
+        # the round of the copy before is read with them.
+        scopes = _scopes(request)
+        guess = previous.get("place") if previous is not None and len(scopes) > 1 else None
+        before = generations(scopes + (_names(scopes[-1], *guess) if guess else []))
         response = self.get_response(request)
         scope = getattr(response, _CACHEABLE, None)
         if (scope is None and request.path_info.startswith(API_PREFIX)
                 and "private" not in response.get("Cache-Control", "")):
-            scope = before_scope(before)  # the API's public reads (not a device's answers)
-        if scope not in before or response.status_code != 200 or response.cookies \
+            scope = scopes[-1]  # the API's public reads (not a device's answers)
+        if scope not in scopes or response.status_code != 200 or response.cookies \
                 or response.streaming or response.has_header("Set-Cookie"):
             return response
+        place = getattr(response, _ROUND, None) if scope != SITE else None
+        if place is None:
+            kept_as = before[scope]
+        elif place == guess:
+            kept_as = _joined(before, _names(scope, *place))
+        else:
+            # Its round's generations read now hold for what was built only if nothing of
+            # the tournament changed meanwhile (every change gives it a new generation);
+            # else it is kept as out of date: a copy for the grace, built again after it.
+            names = _names(scope, *place)
+            after = generations([scope, *names])
+            kept_as = _joined(after, names) if after[scope] == before[scope] else ""
         built = time.time()
         content = response.content
         response["ETag"] = '"' + hashlib.sha256(content).hexdigest()[:24] + '"'
@@ -338,7 +419,7 @@ class PublicCacheMiddleware:
                    if name.lower() not in ("content-length", "vary")]
         compress = len(content) >= COMPRESS_FROM and not response.has_header(
             "Content-Encoding")
-        entry = {"scope": scope, "generation": before[scope], "built": built,
+        entry = {"scope": scope, "generation": kept_as, "place": place, "built": built,
                  "etag": response["ETag"], "last_modified": response["Last-Modified"],
                  "vary": response["Vary"], "status": response.status_code,
                  "headers": headers, "content": content,

@@ -9,11 +9,12 @@ from django.views.i18n import set_language
 
 from tournament.api import api
 from tournament.converters import IdConverter
-from tournament.views import entry, entry_queue, public
+from tournament.views import entry, entry_queue, public, terminal
 from tournament.views.director import (
     audit,
     backups,
     bulletin,
+    clock,
     deals,
     desk,
     devices,
@@ -22,6 +23,7 @@ from tournament.views.director import (
     individual,
     penalties,
     placings,
+    round_papers,
     rounds,
     staff,
     stages,
@@ -29,13 +31,21 @@ from tournament.views.director import (
     teams,
     tournaments,
 )
-from tournament.views.public import exports
+from tournament.views.login import LoginView
+from tournament.views.public import exports, persons
 
 register_converter(IdConverter, "id")
 
 public_patterns = [
     path("", public.home, name="home"),
     path("demo-build/", public.demo_build, name="demo_build"),  # the first start's demo
+    # The persons across events (issue 55): lists and profiles.
+    path("persons/", persons.person_list, name="persons"),
+    path("persons/ratings.<slug:kind>", persons.person_list_export, name="persons_export"),
+    path("persons/master-points/", persons.master_points_page, name="master_points"),
+    path("persons/master-points.<slug:kind>", persons.master_points_export,
+         name="master_points_export"),
+    path("persons/<id:pk>/", persons.person_page, name="person"),
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
     path("t/<slug:slug>/rounds/", public.round_list, name="rounds"),
     path("t/<slug:slug>/rounds/<id:pk>/", public.round_draw, name="round"),
@@ -120,6 +130,7 @@ director_patterns = [
     path("<slug:slug>/stages/<id:pk>/", stages.stage_detail, name="stage_detail"),
     path("<slug:slug>/stages/<id:pk>/groups/", stages.stage_groups, name="stage_groups"),
     path("<slug:slug>/stages/<id:pk>/teams/", stages.stage_teams, name="stage_teams"),
+    path("<slug:slug>/stages/<id:pk>/names/", stages.stage_names, name="stage_names"),
     path("<slug:slug>/stages/<id:pk>/generate/", stages.round_generate,
          name="round_generate"),
     path("<slug:slug>/standings/", standings.overall_standings, name="standings"),
@@ -137,6 +148,8 @@ director_patterns = [
          name="stage_qualification"),
     path("<slug:slug>/stages/<id:pk>/bracket.pdf", placings.bracket_pdf, name="bracket_pdf"),
     path("<slug:slug>/final-ranking/", placings.final_ranking_page, name="final_ranking"),
+    path("<slug:slug>/final-ranking/certificates.pdf", placings.certificates_pdf,
+         name="certificates_pdf"),
     path("<slug:slug>/final-ranking.<slug:kind>", placings.final_ranking_download,
          name="final_ranking_download"),
     path("<slug:slug>/field/", field.field_page, name="field"),
@@ -164,6 +177,8 @@ director_patterns = [
     path("<slug:slug>/rounds/<id:pk>/undo/", rounds.round_undo, name="round_undo"),
     path("<slug:slug>/rounds/<id:pk>/lineup/<id:team_pk>/", rounds.round_lineup,
          name="round_lineup"),
+    path("<slug:slug>/rounds/<id:pk>/papers.pdf", round_papers.round_papers,
+         name="round_papers"),
     path("<slug:slug>/rounds/<id:pk>/<slug:kind>.pdf", rounds.round_pdf, name="round_pdf"),
     path("<slug:slug>/deals/", deals.deal_key, name="deal_key"),
     path("<slug:slug>/tables/<id:pk>/", entry.table_entry, name="table_entry"),
@@ -173,6 +188,10 @@ director_patterns = [
     path("<slug:slug>/tables/<id:pk>/hands/<id:hand>/approve/<id:seat>/",
          entry.hand_approve, name="hand_approve"),
     path("<slug:slug>/tables/<id:pk>/sign/<id:seat>/", entry.table_sign, name="table_sign"),
+    path("<slug:slug>/tables/<id:pk>/hands/<id:hand>/reading/", terminal.hand_reading,
+         name="terminal_reading"),
+    path("<slug:slug>/tables/<id:pk>/terminal-sign/<id:seat>/", terminal.table_sign,
+         name="terminal_sign"),
     path("<slug:slug>/tables/<id:pk>/queue/", entry_queue.queue_status, name="queue_status"),
     path("<slug:slug>/queue/discard/", entry_queue.queue_discard, name="queue_discard"),
     path("<slug:slug>/matches/<id:pk>/", entry.match_page, name="match_page"),
@@ -189,6 +208,7 @@ director_patterns = [
          name="match_extra_hands"),
     path("<slug:slug>/rounds/<id:pk>/progress/", entry.round_progress_page,
          name="round_progress"),
+    path("<slug:slug>/rounds/<id:pk>/clock/", clock.round_clock, name="round_clock"),
     path("<slug:slug>/players/<id:pk>/pin-unlock/", entry.player_pin_unlock, name="pin_unlock"),
     path("<slug:slug>/rounds/<id:pk>/cards/<slug:kind>.pdf", entry.round_scorecards,
          name="round_scorecards"),
@@ -210,7 +230,8 @@ urlpatterns = [
                    prefix_default_language=False),
     path("manage/", include((director_patterns, "director"))),
     path("api/", api.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("device/", terminal.terminal, name="terminal"),  # a table's device (issue 57)
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # The staff area's language (a cookie). Without a CSRF token: the worst a forged
     # request can do here is switch a reader's language.

@@ -46,13 +46,15 @@ def draw_rule_of(rules: Rules | DrawRule | str | None) -> DrawRule:
     return DrawRule(rules) if rules else DrawRule.STOCK_EXHAUSTED
 
 
-def hand_line(result, rules=None) -> str:
+def hand_line(result, rules=None, *, words: Phrases | None = None) -> str:
     """A stored result's explanation ("Knock 4 vs 12: 15 + 8 = 23") in the active
     language. ``result`` has the fields of a ``HandResult``; ``rules`` is its round, the
-    round's rules or its draw rule (only a draw's line depends on it)."""
+    round's rules or its draw rule (only a draw's line depends on it); ``words``: the
+    ``phrases()``, translated once for a list of lines (512 on the desk entry of a box)."""
     return explain(result.outcome, result.declarer_deadwood, result.opponent_deadwood,
                    result.seat1_points, draw_rule=draw_rule_of(rules),
-                   false_knock_deadwood=result.false_knock_deadwood, phrases=phrases())
+                   false_knock_deadwood=result.false_knock_deadwood,
+                   phrases=phrases() if words is None else words)
 
 
 def score_text(score: HandScore, rules: Rules, *, laid_off: str = "") -> str:

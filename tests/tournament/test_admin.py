@@ -40,8 +40,10 @@ def test_every_tournament_model_in_the_admin_is_read_only(rf, admin_user):
         name = model._meta.model_name
         assert model_admin.has_view_permission(request), name
         assert not model_admin.has_add_permission(request), name
-        # A person (no tournament's) is changed here by a superuser, through its service.
-        assert model_admin.has_change_permission(request) == (name == "person"), name
+        # A person and a master point scale (no tournament's) are changed here by a
+        # superuser, each through its service.
+        assert model_admin.has_change_permission(request) == (
+            name in ("person", "masterpointscale")), name
         assert not model_admin.has_delete_permission(request), name
         assert "delete_selected" not in model_admin.get_actions(request), name
         for inline in model_admin.get_inline_instances(request):
@@ -111,3 +113,21 @@ def test_a_superuser_edits_a_person_through_the_service(client, admin_user, tour
     person.refresh_from_db()
     assert (person.other_name, person.federation_id) == ("李伟", "8")
     assert AuditEntry.objects.filter(action="person.edit", data__person=person.pk).exists()
+
+
+def test_a_master_point_scale_is_edited_through_its_service(client, admin_user):
+    from tournament.models import AuditEntry, MasterPointScale
+
+    # Made by migration 0024 (and again here: a transactional test's flush empties it).
+    scale, _made = MasterPointScale.objects.update_or_create(
+        category="club", defaults={"points": [10, 7, 5, 4, 3, 2, 1], "share_of_field": 40})
+    client.force_login(admin_user)
+    change = reverse("admin:tournament_masterpointscale_change", args=[scale.pk])
+    refused = client.post(change, {"points": "[5, 7]", "share_of_field": "40"})
+    assert refused.status_code == 200 and "earns more than place 1" in refused.content.decode()
+    assert MasterPointScale.objects.get(pk=scale.pk).points == [10, 7, 5, 4, 3, 2, 1]
+    done = client.post(change, {"points": "[12, 6, 3]", "share_of_field": "50"})
+    assert done.status_code == 302
+    scale.refresh_from_db()
+    assert (scale.points, scale.share_of_field) == ([12, 6, 3], 50)
+    assert AuditEntry.objects.filter(action="ratings.scale").exists()

@@ -101,6 +101,9 @@ def test_the_demo_is_complete_checks_out_and_the_same_seed_gives_the_same_event(
     assert set(passwords) == {REFEREE, SCORER}
     tournament = Tournament.objects.get(slug=SLUG)
     assert tournament.status == Tournament.Status.FINISHED
+    # Without --season (tests/tournament/test_demo_season.py) it counts for no rating.
+    assert (tournament.rated, tournament.category, tournament.federation) == (False, "", "")
+    assert not Tournament.objects.filter(slug="demo-open").exists()
     teams = list(tournament.teams.values_list("name", flat=True))
     assert len(teams) == 16 and {"中国红队", "中華台北"} <= set(teams)
 

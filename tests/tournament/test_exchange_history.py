@@ -263,14 +263,18 @@ def test_the_history_names_no_database_id_and_no_secret(client, event):
 
 
 def as_version_1(document: dict) -> None:
-    """A file of this version made a version 1 file, as written before the history and the
-    persons travelled."""
+    """A file of this version made a version 1 file, as written before the history, the
+    persons and the names in the other script travelled."""
     document["version"] = 1
     del document["history"]
     del document["tournament"]["federation"]
+    del document["tournament"]["other_name"]
     for team in document["teams"]:
+        del team["other_name"]
         for player in team["players"]:
             del player["person"]
+    for stage in document["stages"]:
+        del stage["other_name"]
 
 
 def test_a_file_of_version_1_imports_with_one_created_version_per_row(client, event):

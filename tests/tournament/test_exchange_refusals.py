@@ -121,7 +121,7 @@ def test_a_broken_file_names_the_place_and_imports_nothing(document, path, value
     (b"{not json", "the file is not JSON: line 1, column 2"),
     (b"[1, 2]", "format: this is not a tournament file"),
     (b'{"format": "duplicate-gin-tournament", "version": 99}',
-     "version: this software reads versions 1, 2 and 3 of the tournament file, not version 99"),
+     "version: this software reads versions 1, 2, 3 and 4 of the tournament file, not version 99"),
     (b"\xff\xfe", "the file is not UTF-8 text"),
 ])
 def test_what_is_not_a_tournament_file_is_refused_with_exit_status_1(db, tmp_path, data,

@@ -43,7 +43,8 @@ def test_the_address_decides_who_is_public():
     assert is_public("/") and is_public("/zh-hans/") and is_public("/t/demo/standings.csv")
     assert is_public("/zh-hans/t/demo/screen/fragment/")
     for path in ("/manage/", "/manage", "/api/docs", "/accounts/login/", "/admin/",
-                 "/i18n/setlang/", "/static/tournament/site.css", "/zh-hans/manage/demo/"):
+                 "/i18n/setlang/", "/static/tournament/site.css", "/zh-hans/manage/demo/",
+                 "/device/"):
         assert not is_public(path), path
 
 

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.tournament.views.public_event import entry_for, one_event_per_module
 from tournament import public_cache
-from tournament.models import Match, Table
+from tournament.models import Match, Table, Tournament
+from tournament.services.approvals import approve_hand
 from tournament.services.base import ServiceError
 from tournament.services.entry import record_hand_result
 from tournament.services.penalties import record_penalty
@@ -268,4 +269,88 @@ def test_while_a_page_is_built_again_the_others_get_the_copy_before(client, tour
     assert client.get(url)["X-Public-Cache"] == "stale"
     cache.delete(f"{key}:building")
     assert client.get(url)["X-Public-Cache"] == "miss"
+    assert client.get(url)["X-Public-Cache"] == "hit"
+
+
+def round_pages(tournament, round_):
+    match = Match.objects.filter(round=round_).order_by("number").first()
+    return [reverse("public:round", args=[tournament.slug, round_.pk]),
+            reverse("public:match", args=[tournament.slug, match.pk]),
+            reverse("public:travellers", args=[tournament.slug, round_.pk])]
+
+
+def test_a_hand_saved_at_one_match_leaves_the_other_rounds_and_matches_pages_kept(
+        client, tournament, event, director_actor, django_capture_on_commit_callbacks):
+    """A save makes stale its match's page, its round's pages that show every match and
+    the tournament's summing-up pages; not another round's pages, nor (results shown live)
+    another match's page. Any other change makes stale every page of the tournament."""
+    closed, playing = round_pages(tournament, event.closed[0]), round_pages(tournament,
+                                                                            event.open)
+    first, second = Match.objects.filter(round=event.open).order_by("number")[:2]
+    other_match = reverse("public:match", args=[tournament.slug, second.pk])
+    summing_up = [standings_url(tournament), reverse("public:tournament",
+                                                     args=[tournament.slug])]
+    for url in [*closed, *playing, *summing_up, other_match]:
+        client.get(url)
+        assert client.get(url)["X-Public-Cache"] == "hit", url
+    def save(hand):
+        table = Table.objects.get(match=first, position=2)  # the tournament as it is now
+        seen = table.results.filter(hand=hand, is_current=True).values_list("version",
+                                                                           flat=True)
+        with django_capture_on_commit_callbacks(execute=True):
+            return record_hand_result(director_actor, table, hand, entry_for(5, hand),
+                                      seen_version=seen.first() or 0,
+                                      request_token=uuid.uuid4())
+
+    result = save(4)
+    for url in [*closed, other_match]:
+        assert client.get(url)["X-Public-Cache"] == "hit", url
+    for url in playing + summing_up:
+        assert client.get(url)["X-Public-Cache"] == "miss", url
+    assert str(result.seat1_points).lstrip("-") in client.get(playing[1]).content.decode()
+    # A box's results shown once every table has them approved by both seats: the approval
+    # that completes a table's, or a save over such a result, may show or hide a box on
+    # every match page of the round; a save over an unapproved result, a first approval
+    # or a signature cannot.
+    Tournament.objects.filter(pk=tournament.pk).update(live_results="finished_boxes")
+
+    def other_match_after(change):
+        with django_capture_on_commit_callbacks(execute=True):
+            done = change()
+        assert client.get(closed[1])["X-Public-Cache"] == "hit"
+        how = client.get(other_match)["X-Public-Cache"]
+        client.get(other_match)
+        return done, how
+
+    try:
+        result, _how = other_match_after(lambda: save(3))  # over whatever hand 3 held
+        assert other_match_after(lambda: approve_hand(director_actor, result, 1))[1] == "hit"
+        assert other_match_after(lambda: approve_hand(director_actor, result, 2))[1] == "miss"
+        assert other_match_after(lambda: save(3))[1] == "miss"  # over a result approved by both
+    finally:
+        Tournament.objects.filter(pk=tournament.pk).update(live_results="live")
+    with django_capture_on_commit_callbacks(execute=True):  # not a round's results
+        record_penalty(director_actor, team=event.teams[1], round=event.open, kind="warning",
+                       reason="Slow play")
+    for url in [*closed, *playing, *summing_up, other_match]:
+        assert client.get(url)["X-Public-Cache"] == "miss", url
+
+
+def test_a_rounds_page_built_while_its_tournament_changes_is_built_again(
+        client, tournament, event, monkeypatch):
+    """A round's page names its round only once built: if a change came meanwhile, what
+    was built is kept as out of date, never as current."""
+    url = round_pages(tournament, event.open)[0]
+    from tournament.views.public import results
+
+    lines = results.round_lines
+
+    def changed_meanwhile(round_, views):
+        public_cache.invalidate(tournament.slug, round_.pk)  # a save while it is built
+        return lines(round_, views)
+
+    monkeypatch.setattr(results, "round_lines", changed_meanwhile)
+    assert client.get(url)["X-Public-Cache"] == "miss"
+    monkeypatch.setattr(results, "round_lines", lines)
+    assert client.get(url)["X-Public-Cache"] == "miss"  # not served as current
     assert client.get(url)["X-Public-Cache"] == "hit"

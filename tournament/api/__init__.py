@@ -14,7 +14,7 @@ from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, ValidationError
 
-from tournament.api import rounds, standings, tables, teams, tournaments, travellers
+from tournament.api import persons, rounds, standings, tables, teams, tournaments, travellers
 from tournament.api.docs import OperationsPage
 
 DESCRIPTION = """Public data of Duplicate Gin tournaments, to read; and, for table devices
@@ -24,8 +24,9 @@ sign the table, sign a match off.
 What a round in play shows follows each tournament's live-results setting, exactly as on
 the public pages; a tournament in set-up, a part switched off and a draft round are 404.
 Lists take `limit` (1–500, default 100) and `offset`. Decimal figures are strings with two
-decimals. Integers are strict, in bodies and addresses: `12`, never `12.0`, `"12"` or
-`012`. Every public answer has an `ETag` and a `Last-Modified`: send them back
+decimals. Integers are strict: in a body a JSON integer (`12`, or `12.0`, the same number
+in JSON), never `12.5`, `"12"` or `true`; in an address plain digits, never `012` or
+`12.0`. Every public answer has an `ETag` and a `Last-Modified`: send them back
 (`If-None-Match`, `If-Modified-Since`) and an unchanged answer is a 304 with no body. See
 docs/api.md."""
 
@@ -94,5 +95,5 @@ def invalid(request, exc):
          "msg": str(error.get("msg", ""))} for error in exc.errors]}, status=422)
 
 
-for module in (tournaments, rounds, standings, teams, travellers, tables):
+for module in (tournaments, rounds, standings, teams, travellers, persons, tables):
     api.add_router("/", module.router)

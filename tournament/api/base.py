@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
 from scoring.seating import Side
+from tournament import names, states
 from tournament.models import HandResult, Player, Round, Stage, Team, Tournament
 from tournament.selectors.public import MatchLine
 
@@ -78,8 +79,15 @@ def page(items: QuerySet | Sequence, params: PageIn) -> dict[str, Any]:
 
 # References ---------------------------------------------------------------------------------
 
+def names_out(thing: Team | Stage | Tournament) -> dict:
+    """``name``, ``other_name`` and ``display_name`` (the one the reader's language shows
+    first: tournament.names)."""
+    return {"name": thing.name, "other_name": thing.other_name,
+            "display_name": names.shown_name(thing)}
+
+
 def team_ref(team: Team) -> dict:
-    return {"id": team.pk, "code": team.code, "name": team.name}
+    return {"id": team.pk, "code": team.code, **names_out(team)}
 
 
 def player_ref(player: Player, team: Team | None = None) -> dict:
@@ -93,12 +101,12 @@ def player_out(player: Player) -> dict:
 
 
 def stage_ref(stage: Stage) -> dict:
-    return {"id": stage.pk, "name": stage.name, "kind": stage.kind, "order": stage.order}
+    return {"id": stage.pk, **names_out(stage), "kind": stage.kind, "order": stage.order}
 
 
 def round_ref(round_: Round) -> dict:
     return {"id": round_.pk, "stage": stage_ref(round_.stage), "number": round_.number,
-            "status": round_.status}
+            "status": round_.status, "status_word": str(round_.get_status_display())}
 
 
 def match_line(line: MatchLine) -> dict:
@@ -107,7 +115,10 @@ def match_line(line: MatchLine) -> dict:
     return {
         "id": match.pk, "round_id": match.round_id, "number": match.number,
         "group": {"id": match.group.pk, "name": match.group.name} if match.group else None,
-        "home": team_ref(match.home), "away": team_ref(match.away), "state": line.state,
+        "home": team_ref(match.home), "away": team_ref(match.away),
+        # The first version's state, kept; the pages' state and word (tournament.states).
+        "state": states.FIRST_API_STATE.get(line.state, line.state),
+        "status": line.state, "status_word": line.state_word,
         "entered": line.entered, "to_enter": line.to_enter, "shown": line.shown,
         "home_total": line.home_total, "away_total": line.away_total,
         "home_match_points": line.home_points, "away_match_points": line.away_points,

@@ -10,8 +10,12 @@ from typing import Literal
 from ninja import Schema
 
 RoundStatus = Literal["published", "in_play", "closed"]
+# The first version's ``state`` of a match, kept for its clients (``complete``: every hand
+# entered, not signed off); ``MatchStatus`` is the state the pages show (tournament.states).
 MatchState = Literal["waiting", "playing", "complete", "official", "correcting", "forfeited",
                      "void"]
+MatchStatus = Literal["waiting", "playing", "awaiting_approval", "awaiting_signatures",
+                      "awaiting_sign_off", "official", "correcting", "forfeited", "void"]
 Value = int | str  # a tiebreak's value: a whole number, else its exact text ("7/2")
 
 
@@ -37,10 +41,17 @@ class PageMeta(Schema):
 
 # References ---------------------------------------------------------------------------------
 
+# A team's, a stage's and a tournament's names: ``name`` as stored, ``other_name`` the same
+# name in the other script (Latin or Chinese; "" if none), ``display_name`` the one the
+# pages show a reader of the answer's language (``Accept-Language``: a Chinese reader the
+# one in Chinese characters).
+
 class TeamRef(Schema):
     id: int
     code: str
     name: str
+    other_name: str
+    display_name: str
 
 
 class PlayerRef(Schema):
@@ -53,6 +64,8 @@ class PlayerRef(Schema):
 class StageRef(Schema):
     id: int
     name: str
+    other_name: str
+    display_name: str
     kind: Literal["groups", "swiss", "knockout"]
     order: int
 
@@ -67,6 +80,7 @@ class RoundRef(Schema):
     stage: StageRef
     number: int
     status: RoundStatus
+    status_word: str  # the status's word, in the reader's language
 
 
 # Tournaments --------------------------------------------------------------------------------
@@ -74,6 +88,8 @@ class RoundRef(Schema):
 class TournamentSummary(Schema):
     slug: str
     name: str
+    other_name: str
+    display_name: str
     starts_on: datetime.date
     ends_on: datetime.date
     venue: str
@@ -129,6 +145,8 @@ class MatchLineOut(Schema):
     home: TeamRef
     away: TeamRef
     state: MatchState
+    status: MatchStatus  # the state the pages show (docs/results.md, "States")
+    status_word: str  # its word, in the reader's language
     entered: int  # results entered, both tables together
     to_enter: int
     shown: bool  # whether the public may see the score

@@ -8,9 +8,9 @@ account works at its one table of the round. Devices authenticate with their tok
 on its slip); every command is idempotent by its request token, which is one command's
 (its kind, account and target: reused for another, a 409); a refusal is JSON naming the
 field it concerns. Numbers are JSON numbers: a string, even "3", is refused, as are "٣",
-"1_0" and "+5" (the pages refuse them too); the numbers of the address are plain digits
-("01", "+1", "1_0" are a 422). A table or match of a draft round is a 404, as one that
-does not exist.
+"1_0" and "+5" (the pages refuse them too), and a fraction (3.5; 3.0 is the integer 3, as
+JSON Schema counts it); the numbers of the address are plain digits ("01", "+1", "1_0",
+"1.0" are a 422). A table or match of a draft round is a 404, as one that does not exist.
 """
 
 from __future__ import annotations
@@ -25,12 +25,15 @@ from django.views.decorators.cache import never_cache
 from ninja import Router, Schema, Status
 from ninja.decorators import decorate_view
 from ninja.security import HttpBearer
-from pydantic import Field, StrictInt
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
+from tournament import states
 from tournament.api.base import Id, plain_number
-from tournament.api.schemas import ValidationErrors
+from tournament.api.schemas import MatchStatus, ValidationErrors
 from tournament.models import DeviceToken, HandResult, Match, Round, Table
 from tournament.permissions import Perm, has_perm
+from tournament.selectors.match_states import state_of_table
 from tournament.selectors.results import match_as_saved, table_revisions, table_sheet
 from tournament.selectors.visibility import result_view
 from tournament.services import ServiceError, commands
@@ -58,10 +61,24 @@ class DeviceAuth(HttpBearer):
 
 router = Router(tags=["table devices"], auth=DeviceAuth())
 
-Seat = Annotated[StrictInt, Field(ge=1, le=2)]
-Count = Annotated[StrictInt, Field(ge=0, le=98)]
-Number = Annotated[StrictInt, Field(ge=0, le=2_147_483_647)]
-HandNumber = Annotated[int, plain_number(32_767), Field(ge=1, le=32_767)]
+
+def json_integer(value):
+    """A JSON integer: ``12``, or ``12.0``, the same number in JSON (JSON Schema 2020-12,
+    which the OpenAPI document speaks, calls both an integer, and a client checked against
+    the document may send either); never a fraction, a string or a boolean."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise PydanticCustomError("int_type", "Input should be a valid integer")
+
+
+# The range on the integer itself, the JSON integer read before it (a range after the
+# reading would leave the document's integer without its minimum and maximum).
+Seat = Annotated[int, Field(ge=1, le=2), BeforeValidator(json_integer)]
+Count = Annotated[int, Field(ge=0, le=98), BeforeValidator(json_integer)]
+Number = Annotated[int, Field(ge=0, le=2_147_483_647), BeforeValidator(json_integer)]
+HandNumber = Annotated[int, Field(ge=1, le=32_767), plain_number(32_767)]
 
 
 class Refusal(Schema):
@@ -87,11 +104,26 @@ class Cards(Schema):
     declarer_melds: str = Field("", max_length=120)
 
 
-class EnterIn(Schema):
-    """Exactly one of ``figures`` and ``cards``."""
+def one_of_figures_or_cards(schema: dict) -> None:
+    """EnterIn in the OpenAPI document: its fields, and ``oneOf`` its two kinds of body,
+    EnterFigures and EnterCards, each with its one required way of giving the hand (the
+    other absent or null) and the fields they share: a body with both or neither is
+    invalid, and a generated client gets a model for each kind (a branch naming only what
+    is required, without the fields, gave it none)."""
+    properties, required = schema["properties"], schema.get("required", [])
+    shared = {name: value for name, value in properties.items()
+              if name not in ("figures", "cards")}
+    schema["oneOf"] = [
+        {"type": "object", "title": title, "required": [name, *required],
+         "properties": {name: next(part for part in properties[name]["anyOf"]
+                                   if part.get("type") != "null"), **shared}}
+        for name, title in (("figures", "EnterFigures"), ("cards", "EnterCards"))]
 
-    model_config = {"json_schema_extra": {"oneOf": [{"required": ["figures"]},
-                                                    {"required": ["cards"]}]}}
+
+class EnterIn(Schema):
+    """Exactly one of ``figures`` and ``cards`` (the other absent or null)."""
+
+    model_config = {"json_schema_extra": one_of_figures_or_cards}
 
     figures: Figures | None = None
     cards: Cards | None = None
@@ -151,6 +183,8 @@ class DeviceTableOut(Schema):
     signed: list[int]
     ready_to_sign: bool
     signed_off: bool
+    status: MatchStatus  # the table's state (docs/results.md, "States")
+    status_word: str  # its word, in the reader's language
 
 
 class DeviceMatchOut(Schema):
@@ -222,6 +256,8 @@ def _table_out(request, table: Table) -> dict:
     match, tables = match_as_saved(table.match_id)
     view = result_view(request.user, table.match.round, own_table=table.pk)
     sheet = table_sheet(table, view)
+    match.round = table.match.round  # read with the table
+    status = state_of_table(match, sheet)
     return {"id": table.pk, "number": table.number, "round": table.round_id,
             "match": table.match_id, "revision": table.revision,
             "match_revision": shown_revision(match, tables),
@@ -230,7 +266,8 @@ def _table_out(request, table: Table) -> dict:
                        "result": _result_out(row.result, row.approved) if row.result
                        else None} for row in sheet.rows],
             "signed": sorted(sheet.signed), "ready_to_sign": sheet.ready_to_sign,
-            "signed_off": match.signed_off_at is not None}
+            "signed_off": match.signed_off_at is not None,
+            "status": status, "status_word": states.word(status)}
 
 
 def _at_table(request, table: Table, command) -> Status:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ninja import Query, Router
 
-from tournament.api.base import PageIn, Slug, page, public_tournament, stage_ref
+from tournament.api.base import PageIn, Slug, names_out, page, public_tournament, stage_ref
 from tournament.api.schemas import Error, TournamentDetail, TournamentPage, ValidationErrors
 from tournament.models import Tournament
 from tournament.selectors.keys import deal_keys
@@ -16,7 +16,7 @@ router = Router(tags=["tournaments"])
 
 
 def summary(tournament: Tournament) -> dict:
-    return {"slug": tournament.slug, "name": tournament.name,
+    return {"slug": tournament.slug, **names_out(tournament),
             "starts_on": tournament.starts_on, "ends_on": tournament.ends_on,
             "venue": tournament.venue, "status": tournament.status}
 

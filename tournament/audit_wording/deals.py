@@ -46,7 +46,8 @@ def _deals_reveal(e: Entry) -> str:
 def printout_names() -> dict[str, str]:
     """The printouts of a round's deals, by their name in the address."""
     return {"deal-sheet": gettext("deal sheet"), "box-labels": gettext("box labels"),
-            "packing-list": gettext("packing list")}
+            "packing-list": gettext("packing list"),
+            "everything": gettext("round's papers, all in one")}
 
 
 @words_for("deals.download")

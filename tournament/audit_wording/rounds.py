@@ -81,3 +81,36 @@ def _round_swap(e: Entry) -> str:
         text += gettext(" despite: %(warnings)s") % {
             "warnings": pgettext("list separator", "; ").join(say(w) for w in e["warnings"])}
     return text
+
+
+@words_for("round.clock_length")
+def _round_clock_length(e: Entry) -> str:
+    return gettext("%(actor)s set the planned length of %(round)s: %(n)s minutes") % {
+        "actor": e.who, "round": round_words(e["round_name"]), "n": e["minutes"]}
+
+
+@words_for("round.clock_pause")
+def _round_clock_pause(e: Entry) -> str:
+    return gettext("%(actor)s paused the clock of %(round)s") % {
+        "actor": e.who, "round": round_words(e["round_name"])}
+
+
+@words_for("round.clock_resume")
+def _round_clock_resume(e: Entry) -> str:
+    return gettext("%(actor)s let the clock of %(round)s run again (paused for %(n)s "
+                   "seconds)") % {"actor": e.who, "round": round_words(e["round_name"]),
+                                  "n": e["paused_seconds"]}
+
+
+@words_for("round.clock_add")
+def _round_clock_add(e: Entry) -> str:
+    return gettext("%(actor)s added %(n)s minutes to the clock of %(round)s") % {
+        "actor": e.who, "round": round_words(e["round_name"]), "n": e["minutes"]}
+
+
+@words_for("table.extend")
+def _table_extend(e: Entry) -> str:
+    return gettext("%(actor)s gave table %(table)s of %(round)s %(n)s minutes more; "
+                   "reason: %(reason)s") % {
+        "actor": e.who, "table": e["table_number"], "round": round_words(e["round_name"]),
+        "n": e["minutes"], "reason": e["reason"]}

@@ -32,6 +32,15 @@ def _stage_create(e: Entry) -> str:
     return text
 
 
+@words_for("stage.rename")
+def _stage_rename(e: Entry) -> str:
+    def named(pair) -> str:
+        name, other = pair
+        return f"{name} · {other}" if other else name
+    return gettext("%(actor)s renamed the stage %(before)s: %(after)s") % {
+        "actor": e.who, "before": named(e["before"]), "after": named(e["after"])}
+
+
 @words_for("stage.qualification")
 def _stage_qualification(e: Entry) -> str:
     if e.get("source_name"):

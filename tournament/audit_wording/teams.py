@@ -101,3 +101,11 @@ def _person_merge(e: Entry) -> str:
     return gettext("%(actor)s merged %(merged)s into the person %(name)s (%(n)s players)") % {
         "actor": e.who, "merged": listed(e["merged"]), "name": e["person_name"],
         "n": e["players"]}
+
+
+@words_for("person.hide")
+def _person_hide(e: Entry) -> str:
+    text = (gettext("%(actor)s hid the person %(name)s from the public lists and profiles")
+            if e["hidden"] else
+            gettext("%(actor)s showed the person %(name)s on the public lists again"))
+    return text % {"actor": e.who, "name": e["person_name"]}

@@ -53,6 +53,35 @@ def _tournament_slug_clash(e: Entry) -> str:
         "before": e["before"], "after": e["after"], "kept": e["kept"]}
 
 
+@words_for("tournament.rated")
+def _tournament_rated(e: Entry) -> str:
+    text = (gettext("%(actor)s made the results of this event count for the ratings")
+            if e["rated"] else
+            gettext("%(actor)s took this event's results out of the ratings"))
+    return text % {"actor": e.who}
+
+
+@words_for("tournament.category")
+def _tournament_category(e: Entry) -> str:
+    from tournament.models import Category
+
+    if not e["category"]:
+        return gettext("%(actor)s took away this event's master points category") % {
+            "actor": e.who}
+    return gettext("%(actor)s set this event's master points category: %(category)s") % {
+        "actor": e.who, "category": Category(e["category"]).label}
+
+
+@words_for("ratings.scale")
+def _ratings_scale(e: Entry) -> str:
+    from tournament.models import Category
+
+    return gettext("%(actor)s changed the master point scale of the category %(category)s: "
+                   "%(points)s, to the top %(share)s %% of the field") % {
+        "actor": e.who, "category": Category(e["category"]).label,
+        "points": ", ".join(str(p) for p in e["points"]), "share": e["share"]}
+
+
 @words_for("tournament.open")
 def _tournament_open(e: Entry) -> str:
     return gettext("%(actor)s opened the public pages of %(name)s (status Running)") % {

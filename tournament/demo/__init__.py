@@ -1,7 +1,7 @@
 """A finished demo event, built through the services as staff would build it (issue 14).
 
-``python manage.py demo [--seed N] [--live] [--replace]`` and ``quickstart`` on its first
-start call ``build_demo``. What it makes (tournament slug ``demo``):
+``python manage.py demo [--seed N] [--live] [--replace] [--season]`` and ``quickstart`` on
+its first start call ``build_demo``. What it makes (tournament slug ``demo``):
 
 - 16 teams from around the world, two groups of 8 playing a round robin (7 rounds), and a
   knockout of the top 4 of each group (quarter-finals, semi-finals, final and a match for
@@ -19,6 +19,12 @@ start call ``build_demo``. What it makes (tournament slug ``demo``):
 - at the end the deal key is revealed (anyone can then check every deal) and the
   tournament is finished. ``live=True`` stops in the final round instead: some hands
   entered, some approved, the round in play.
+- ``season=True`` (``demo --season``, issue 55; ``season``): besides, an earlier event of
+  the same persons four weeks before (``demo-open``, a one-day Swiss of the same teams,
+  played and finished the same way), the players of both with the same federation ids,
+  and both events rated with a master points category by a superuser; the ratings and
+  master points are computed before ``build_demo`` returns. The cup's play is the same
+  with or without it. Without it nothing of this is made: quickstart's demo is unrated.
 
 Same seed, same event. Everything the services would draw at random comes from the seed
 while the demo is built (``seeded``): the deal keys (``scoring.deals.new_key``), the
@@ -30,27 +36,26 @@ event's three days. Nothing else is patched and nothing is written past the serv
 the demo accounts: ``demo-director`` (no usable password: it only creates the tournament;
 log in with your own director account, which sees every tournament), ``demo-referee`` and
 ``demo-scorer`` (random passwords, printed; from the seed only with ``demo --seed N``, for
-tests). They have roles in the demo only; deleting the demo makes all three inactive,
-without a usable password (``demo_accounts.retire_accounts``), and a later demo brings them
-back with new passwords.
+tests). They have roles in the demo only (the director in the season's earlier event
+too); deleting the demo makes all three inactive, without a usable password
+(``demo_accounts.retire_accounts``), and a later demo brings them back with new
+passwords. And ``replace`` deletes the persons of the demo's federation an earlier
+``--season`` left with no player (made by the demo alone, they would linger in the lists).
 
 The package, one module a job: ``programme`` (the teams and the timetable), ``clock`` (the
 seed's values and the event's clock), ``players`` (the bots and what the scorer enters),
-``play`` (the rounds as the tables play them) and ``builder`` (the set-up, the order of
-the rounds and ``build_demo``). The names the management commands, ``first_start``, the
-views and the tests use are imported here.
+``play`` (the rounds as the tables play them), ``event`` (one event's set-up and the
+order of its rounds), ``builder`` (``build_demo``: the events in one transaction) and
+``season`` (the earlier event and the ratings). The
+names the management commands, ``first_start``, the views and the tests use are imported
+here.
 """
 
 from __future__ import annotations
 
-from tournament.demo.builder import (
-    DEFAULT_SEED,
-    Demo,
-    DemoExists,
-    build_demo,
-    revive_account,
-)
+from tournament.demo.builder import DEFAULT_SEED, DemoExists, build_demo
 from tournament.demo.clock import Clock, Seeded, seeded, venue_time
+from tournament.demo.event import Demo, revive_account
 from tournament.demo.play import Built, RoundPlay
 from tournament.demo.players import Miscounter, entry_of, play_of, player_style, swap_seats
 from tournament.demo.programme import (

@@ -1,166 +1,26 @@
-"""The demo's builder: the demo accounts, the tournament set up through the services as
-staff would (staff, teams and PINs, the group stage and the knockout), its rounds played
-in order (``play.RoundPlay``) and the event finished; ``build_demo``, the entry point, in
-one transaction, under the seed and the event's clock."""
+"""The demo's builder: ``build_demo``, the entry point, runs the demo's event (event.py)
+and, with ``season``, the earlier one (season.py) in one transaction, under the seed and
+the event's clock, deleting an earlier build first when asked to."""
 
 from __future__ import annotations
 
-import datetime as dt
+import logging
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.db import transaction
 
-from tournament.demo.clock import Clock, Seeded, seeded, venue_time
-from tournament.demo.play import Built, RoundPlay
-from tournament.demo.players import player_style
+from tournament.demo.clock import Clock, seeded, venue_time
+from tournament.demo.event import Demo
+from tournament.demo.play import Built
 from tournament.demo.programme import (
-    FIRST_DAY,
-    GROUP_STARTS,
-    HANDS_PER_MATCH,
-    KNOCKOUT_STARTS,
-    TEAMS,
-    TIME_ZONE,
+    CATEGORY,
+    FEDERATION,
 )
-from tournament.demo_accounts import DIRECTOR, REFEREE, SCORER, SLUG
-from tournament.models import HandResult, Role, Stage, Tournament
+from tournament.demo_accounts import SEASON_SLUG, SLUG, is_demo
+from tournament.models import Person, Player, Role, Tournament
 
 DEFAULT_SEED = 2026
-
-
-class Demo(RoundPlay):
-    """One build of the demo event (``build``): its set-up here, its rounds' play in
-    ``RoundPlay``."""
-
-    def __init__(self, seed: int, live: bool, clock: Clock, values: Seeded, progress=None):
-        self.seed, self.live, self.clock, self.values = seed, live, clock, values
-        self.progress = progress or (lambda text: None)
-        self.styles: dict[int, float] = {}
-        self.slip_pending = False  # the wrong seat entered in round 2 of the groups
-        self.wrong: HandResult | None = None
-
-    # Actors ---------------------------------------------------------------------------
-
-    def accounts(self) -> None:
-        from tournament.services import Actor
-
-        User = get_user_model()
-        director = User.objects.filter(username=DIRECTOR).first()
-        if director is None:
-            # The organiser's account: it creates the tournament and is its director. It
-            # never logs in (no usable password), so the right to create tournaments it
-            # needs gives nobody anything.
-            director = User.objects.create_user(DIRECTOR)
-            director.user_permissions.add(Permission.objects.get(
-                content_type__app_label="tournament", codename="add_tournament"))
-            director = User.objects.get(pk=director.pk)
-        elif not director.is_active:  # retired with an earlier demo; still no password
-            director.is_active = True
-            director.save(update_fields=["is_active"])
-        self.director = Actor(user=director, ip="10.20.0.1", device="Demo: director's laptop")
-
-    def staff(self, tournament: Tournament, built: Built) -> None:
-        from tournament.services import Actor
-        from tournament.services.staff import assign_role
-
-        # Accounts retired with an earlier demo (deleting it makes them inactive, without a
-        # usable password) come back with new passwords.
-        for username in (REFEREE, SCORER):
-            built.passwords.update(revive_account(username))
-        referee, password = assign_role(self.director, tournament, username=REFEREE,
-                                        role=Role.REFEREE, is_chief_referee=True,
-                                        create_account=True)
-        built.passwords.setdefault(REFEREE, password)
-        self.referee = Actor(user=referee.user, ip="10.20.0.2",
-                             device="Demo: referee's tablet")
-        scorer, password = assign_role(self.director, tournament, username=SCORER,
-                                       role=Role.SCORER, create_account=True)
-        built.passwords.setdefault(SCORER, password)
-        self.scorer_user = scorer.user
-
-    # The whole event --------------------------------------------------------------------
-
-    def build(self) -> Built:
-        from tournament.services.seeding import seed_from_standings
-        from tournament.services.stages import allot_groups, create_stage
-        from tournament.services.teams import create_team, parse_team_entry, set_player_pin
-        from tournament.services.tournaments import create_tournament, open_to_public
-
-        self.clock.at(venue_time(-7, 18, 0))  # set up a week before
-        self.accounts()
-        tournament = create_tournament(
-            self.director, name="Demo Team Cup", slug=SLUG, starts_on=FIRST_DAY,
-            ends_on=FIRST_DAY + dt.timedelta(days=2), venue="Vienna (demo event)",
-            time_zone=TIME_ZONE, live_results=Tournament.LiveResults.FINISHED_BOXES,
-            hands_per_match=HANDS_PER_MATCH)
-        built = Built(tournament)
-        self.staff(tournament, built)
-        teams = []
-        pins = self.values.rng("pins")
-        self.values.use_salts("pins")
-        for seed, (code, name, country, players) in enumerate(TEAMS, 1):
-            raw = {"code": code, "name": name, "country": country, "seed": str(seed),
-                   "player1": players[0], "player2": players[1]}
-            if len(players) > 2:
-                raw["reserve"] = players[2]
-            team = create_team(self.director, tournament, parse_team_entry(raw))
-            teams.append(team)
-            for player in team.players.order_by("number"):
-                set_player_pin(self.director, player, f"{pins.randrange(10000):04d}")
-        for number, player_id in enumerate(
-                tournament.teams.order_by("seed", "players__number").values_list(
-                    "players__id", flat=True)):
-            self.styles[player_id] = player_style(number)
-        groups = create_stage(self.director, tournament, name="Groups",
-                              kind=Stage.Kind.GROUPS)
-        # Snake seeding: A has seeds 1, 4, 5, 8, …; B has 2, 3, 6, 7, …
-        allot_groups(self.director, groups, [
-            [t for i, t in enumerate(teams) if i % 4 in (0, 3)],
-            [t for i, t in enumerate(teams) if i % 4 in (1, 2)],
-        ])
-        knockout = create_stage(self.director, tournament, name="Knockout",
-                                kind=Stage.Kind.KNOCKOUT, third_place_match=True,
-                                qualify_from=groups, qualifiers_per_group=4)
-        self.clock.at(venue_time(0, 8, 30))
-        open_to_public(self.director, tournament)
-
-        for number, start in enumerate(GROUP_STARTS, 1):
-            self.play_round(groups, number, venue_time(*start), built)
-        self.clock.at(venue_time(*KNOCKOUT_STARTS[0]) - dt.timedelta(minutes=25))
-        knockout.refresh_from_db()
-        seed_from_standings(self.director, knockout)
-        for number, start in enumerate(KNOCKOUT_STARTS, 1):
-            last = number == len(KNOCKOUT_STARTS)
-            self.play_round(knockout, number, venue_time(*start), built,
-                            stop=last and self.live)
-        if not self.live:
-            self.finish(tournament)
-        built.tournament = Tournament.objects.get(pk=tournament.pk)
-        return built
-
-    def finish(self, tournament: Tournament) -> None:
-        from tournament.services.deals import reveal_key
-        from tournament.services.tournaments import update_tournament
-
-        self.clock.at(self.clock.moment + dt.timedelta(minutes=30))
-        reveal_key(self.director, tournament)
-        update_tournament(self.director, Tournament.objects.get(pk=tournament.pk),
-                          status=Tournament.Status.FINISHED)
-
-
-def revive_account(username: str) -> dict[str, str]:
-    """A demo account retired with an earlier demo: active again, with a new password
-    (``{username: password}``); nothing for an account that does not exist or is active."""
-    from tournament.services.staff import _new_password
-
-    user = get_user_model().objects.filter(username=username, is_active=False).first()
-    if user is None:
-        return {}
-    password = _new_password()
-    user.set_password(password)
-    user.is_active = True
-    user.save(update_fields=["password", "is_active"])
-    return {username: password}
+logger = logging.getLogger(__name__)
 
 
 class DemoExists(Exception):
@@ -168,25 +28,68 @@ class DemoExists(Exception):
 
 
 def build_demo(seed: int = DEFAULT_SEED, *, live: bool = False, replace: bool = False,
-               progress=None, seeded_passwords: bool = False) -> Built:
+               progress=None, seeded_passwords: bool = False, season: bool = False) -> Built:
     """Build the demo in one transaction (all or nothing; each service's own transaction is
-    a savepoint in it). An existing ``demo`` tournament is deleted first with ``replace``
-    (through the delete service, as its director), else ``DemoExists`` is raised."""
-    from tournament.services import Actor
-    from tournament.services.tournaments import delete_tournament
+    a savepoint in it). With ``season``, first an earlier event of the same persons, and
+    both rated (demo/season.py); the ratings and master points are up to date on return.
+    An existing ``demo`` tournament, and the season's earlier event, are deleted first
+    with ``replace`` (through the delete service: as the demo's director, or as a
+    superuser for a rated event), else ``DemoExists`` is raised."""
+    from tournament.demo.season import build_season_event, rate, superuser
+    from tournament.services.ratings import refresh_ratings
 
     clock = Clock(venue_time(-7, 18, 0))
     existing = Tournament.objects.filter(slug=SLUG).first()
-    if existing is not None and not replace:
-        raise DemoExists(f"a tournament with the short name {SLUG!r} exists already "
-                         f"({existing.name})")
+    earlier = Tournament.objects.filter(slug=SEASON_SLUG).first()
+    if earlier is not None and not is_demo(earlier):  # someone's own: never deleted
+        if season:
+            raise RuntimeError(f"a tournament with the short name {SEASON_SLUG!r} is in the "
+                               f"way ({earlier.name}, not the demo's): give it another one")
+        earlier = None
+    clashes = [t for t in (existing, earlier if season else None) if t is not None]
+    if clashes and not replace:
+        raise DemoExists(f"a tournament with the short name {clashes[0].slug!r} exists "
+                         f"already ({clashes[0].name})")
+    old = [t for t in (earlier, existing) if t is not None] if replace else []
+    # Asked before anything is done: a rated event is a superuser's to rate or delete.
+    superuser_actor = superuser() if season or any(t.rated for t in old) else None
     with transaction.atomic():
-        if existing is not None:
-            director = existing.staff.filter(role=Role.DIRECTOR).select_related(
-                "user").first()
-            user = director.user if director else get_user_model().objects.filter(
-                is_superuser=True).first()
-            delete_tournament(Actor(user=user, device="manage.py demo --replace"), existing,
-                              confirm_name=existing.name)
+        # The earlier event first: the cup's deletion then retires the demo accounts, which
+        # have a role in no tournament left.
+        for tournament in old:
+            delete_old(tournament, superuser_actor)
+        season_built = build_season_event(seed, superuser_actor, progress) if season \
+            else None
         with seeded(seed, clock, seeded_passwords=seeded_passwords) as values:
-            return Demo(seed, live, clock, values, progress).build()
+            built = Demo(seed, live, clock, values, progress, season=season).build()
+            if season:
+                built.tournament = rate(superuser_actor, built.tournament, CATEGORY, clock)
+        built.season = season_built
+    if season:
+        # Once committed, services.ratings has recomputed already (on_commit) and this finds
+        # nothing to do; inside a caller's transaction (a test's) the commit is yet to come.
+        try:
+            refresh_ratings()
+        except Exception:  # the demo is built: the date stays for manage.py rate
+            logger.exception("the ratings could not be recomputed; run manage.py rate")
+    return built
+
+
+def delete_old(tournament: Tournament, superuser_actor) -> None:
+    """An earlier build's event, through the delete service; the demo's persons it leaves
+    with no player go with it (made by the demo alone, they would linger in the person
+    lists)."""
+    from tournament.services import Actor
+    from tournament.services.tournaments import delete_tournament
+
+    director = tournament.staff.filter(role=Role.DIRECTOR).select_related("user").first()
+    if tournament.rated or director is None:
+        user = superuser_actor.user if superuser_actor else get_user_model().objects.filter(
+            is_superuser=True).first()
+    else:
+        user = director.user
+    persons = list(Player.objects.filter(team__tournament=tournament).values_list(
+        "person_id", flat=True))
+    delete_tournament(Actor(user=user, device="manage.py demo --replace"), tournament,
+                      confirm_name=tournament.name)
+    Person.objects.filter(pk__in=persons, federation=FEDERATION, players=None).delete()

@@ -22,8 +22,11 @@ class Seeded:
     """Every value the demo draws, from the seed: the same seed gives the same values in
     the same order."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, event: str = ""):
         self.seed = seed
+        # The season's earlier event draws from a stream of its own (its deal keys, its
+        # play): the cup's values stay the same with or without it.
+        self.key = f"duplicate-gin-demo|{seed}" + (f"|{event}" if event else "")
         self.counts: dict[str, int] = {}
         self.salts = self.rng("salts")
 
@@ -33,7 +36,7 @@ class Seeded:
         out = b""
         block = 0
         while len(out) < length:
-            out += hmac.digest(f"duplicate-gin-demo|{self.seed}".encode(),
+            out += hmac.digest(self.key.encode(),
                                message + f"|{block}".encode(), hashlib.sha256)
             block += 1
         return out[:length]
@@ -72,12 +75,14 @@ def venue_time(day: int, hour: int, minute: int) -> dt.datetime:
 
 
 @contextlib.contextmanager
-def seeded(seed: int, clock: Clock, *, seeded_passwords: bool = False) -> Iterator[Seeded]:
+def seeded(seed: int, clock: Clock, *, seeded_passwords: bool = False,
+           event: str = "") -> Iterator[Seeded]:
     """While the demo is built: the clock, and the seed in place of the system's
-    randomness (module docstring). The demo accounts' passwords follow from the seed only
-    when asked (``demo --seed N``): otherwise they are the system's random ones, so that
-    nobody can work them out from the default seed."""
-    values = Seeded(seed)
+    randomness (module docstring); ``event`` names another event's stream of values (the
+    season's). The demo accounts' passwords follow from the seed only when asked (``demo
+    --seed N``): otherwise they are the system's random ones, so that nobody can work them
+    out from the default seed."""
+    values = Seeded(seed, event)
     passwords = values.rng("passwords") if seeded_passwords else secrets.SystemRandom()
 
     def random_string(length, allowed_chars="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -30,6 +30,7 @@ class Built:
     false_knocks: int = 0
     cards_entries: int = 0
     extra_hands: int = 0
+    season: Built | None = None  # the earlier event of demo --season (demo/season.py)
 
 
 class RoundPlay:

@@ -1,5 +1,6 @@
 """The demo event's programme: where and when it is played, its sixteen teams and their
-players, the rounds' start times and the boxes of a match."""
+players, the rounds' start times and the boxes of a match; with ``--season``, the players'
+federation ids and the earlier event's day and rounds (tournament/demo/season.py)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,24 @@ GROUP_STARTS = [(0, 9, 30), (0, 11, 15), (0, 14, 0), (0, 15, 45), (1, 9, 30), (1
 KNOCKOUT_STARTS = [(1, 15, 45), (2, 9, 30), (2, 11, 30)]
 HAND_MINUTES = 9
 HANDS_PER_MATCH = 6  # boxes a match (the default is 8): the demo builds in seconds
+
+# With --season (issue 55): both events are of this federation and every player carries an
+# id of it, so each is one person at both. Not FCG: the demo's persons must never be linked
+# to a real federation's players kept in the same database.
+FEDERATION = "DEMO"
+
+
+def federation_id(seed: int, number: int) -> str:
+    """The id of the team of ``seed``'s player ``number`` (1, 2; 3 the reserve)."""
+    return f"D{seed:02d}{number}"
+
+
+# The earlier event: a one-day Swiss of the same teams four weeks before the cup (day 0 in
+# venue_time's days from FIRST_DAY), rounds as the cup's.
+SEASON_DAY = -27
+SEASON_STARTS = [(SEASON_DAY, 10, 0), (SEASON_DAY, 11, 45), (SEASON_DAY, 14, 30),
+                 (SEASON_DAY, 16, 15)]
+# The master points' categories (docs/ratings.md): the cup's field came from sixteen
+# countries; the open is a national federation's event.
+CATEGORY = "international"
+SEASON_CATEGORY = "national"

@@ -12,7 +12,8 @@ from tournament.models import Tournament
 UTC = dt.UTC
 
 TOURNAMENT_FIELDS = (
-    "name", "slug", "starts_on", "ends_on", "venue", "federation", "time_zone", "status",
+    "name", "other_name", "slug", "starts_on", "ends_on", "venue", "federation", "time_zone",
+    "status",
     "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
     "tiebreak_order", *Tournament.PUBLIC_FIELDS, "created_at", "updated_at",
 )

@@ -143,7 +143,8 @@ class _Exporter:
                 "pin_failures": p.pin_failures,
                 "pin_locked_until": utc_text(p.pin_locked_until),
             })
-        return [{"code": team.code, "name": team.name, "country": team.country,
+        return [{"code": team.code, "name": team.name, "other_name": team.other_name,
+                 "country": team.country,
                  "seed": team.seed, "players": by_team.get(team.pk, [])} for team in teams]
 
     def stages(self, stages, groups) -> list:
@@ -158,7 +159,8 @@ class _Exporter:
         out = []
         for stage in stages:
             out.append({
-                "name": stage.name, "kind": stage.kind, "order": stage.order,
+                "name": stage.name, "other_name": stage.other_name, "kind": stage.kind,
+                "order": stage.order,
                 "swiss_rounds": stage.swiss_rounds,
                 "third_place_match": stage.third_place_match,
                 "schedule": map_schedule(

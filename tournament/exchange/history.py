@@ -38,12 +38,14 @@ TRACKED = {
     "tournament": (Tournament, (), {
         name: TIME if name.endswith("_at") else DATE if name.endswith("_on") else VALUE
         for name in TOURNAMENT_FIELDS}),
-    "teams": (Team, ("team",), dict.fromkeys(("name", "code", "country", "seed"), VALUE)),
+    "teams": (Team, ("team",), dict.fromkeys(("name", "other_name", "code", "country", "seed"),
+                                             VALUE)),
     "players": (Player, ("team", "player"), {
         "team": TEAM, **dict.fromkeys(("name", "federation_id", "number", "is_reserve"),
                                       VALUE)}),
     "stages": (Stage, ("stage",), {
-        **dict.fromkeys(("name", "kind", "order", "swiss_rounds", "third_place_match",
+        **dict.fromkeys(("name", "other_name", "kind", "order", "swiss_rounds",
+                         "third_place_match",
                          "qualifiers_per_group", "extra_qualifiers"), VALUE),
         "schedule": SCHEDULE, "qualify_from": STAGE}),
     "rounds": (Round, ("stage", "round"), {

@@ -41,7 +41,8 @@ from tournament.exchange.check import ImportPlan
 from tournament.exchange.check_texts import check_texts
 from tournament.exchange.common import IMPORT_ACTION
 from tournament.exchange.problems import COMMAND_LINE, MAX_MESSAGES, Door, ImportRefused
-from tournament.exchange.schema import SCHEMA, SCHEMAS
+from tournament.exchange.schema import SCHEMA
+from tournament.exchange.schema_versions import SCHEMAS
 from tournament.exchange.upgrade import as_current
 from tournament.exchange.validator import validate
 from tournament.exchange.write import TournamentWriter

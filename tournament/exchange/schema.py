@@ -7,12 +7,13 @@ parts, uniqueness, the scores) the import checks next (``check.py``, ``check_rou
 from __future__ import annotations
 
 FORMAT = "duplicate-gin-tournament"
-# Version 3 (issue 52) carries the tournament's federation and the person behind each player;
-# version 2 (issue 50), without them, carries the history of the rows; version 1, written
-# before, is version 2 without the history. All three are read (``SCHEMAS``; an older file
-# is read as version 3 by ``upgrade.py``).
-VERSION = 3
-READ_VERSIONS = (1, 2, 3)
+# Version 4 (issue 56) carries the name in the other script of the tournament, its teams and
+# its stages; version 3 (issue 52), without them, the tournament's federation and the person
+# behind each player; version 2 (issue 50), without those, the history of the rows; version
+# 1, written before, is version 2 without the history. All four are read (their schemas:
+# ``schema_versions.py``; an older file is read as version 4 by ``upgrade.py``).
+VERSION = 4
+READ_VERSIONS = (1, 2, 3, 4)
 
 UTC_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
@@ -86,6 +87,7 @@ STAGE = _str(60, min_length=1)
 
 TOURNAMENT = _object({
     "name": _str(120, min_length=1),
+    "other_name": _str(120),
     "slug": _str(50, min_length=1, pattern=r"^[-a-zA-Z0-9_]+$",
                  description="letters, digits, hyphens and underscores"),
     "starts_on": _str(pattern=DATE, description="a date written like 2026-11-20"),
@@ -255,6 +257,7 @@ ROUND = _object({
 
 STAGE_OBJECT = _object({
     "name": STAGE,
+    "other_name": _str(60),
     "kind": _enum("groups", "swiss", "knockout"),
     "order": _int(0, SMALL),
     "swiss_rounds": _int(1, SMALL, null=True),
@@ -319,14 +322,15 @@ def _versions(row: dict, fields: dict) -> dict:
 HISTORY = _object({
     "tournament": _versions({}, TOURNAMENT["properties"]),
     "teams": _versions({"team": TEAM}, {
-        "name": NAME, "code": TEAM, "country": _str(100),
+        "name": NAME, "other_name": _str(100), "code": TEAM, "country": _str(100),
         "seed": _int(1, 2**31 - 1, null=True)}),
     "players": _versions({"team": TEAM, "player": _int(1, 3)}, {
         "team": CODE_OR_NULL, "name": NAME, "federation_id": _str(30),
         "number": _int(1, 3), "is_reserve": _bool()}),
     "stages": _versions({"stage": STAGE}, {
         **{name: STAGE_OBJECT["properties"][name] for name in (
-            "name", "kind", "order", "swiss_rounds", "third_place_match", "schedule",
+            "name", "other_name", "kind", "order", "swiss_rounds", "third_place_match",
+            "schedule",
             "qualify_from", "qualifiers_per_group", "extra_qualifiers")}}),
     "rounds": _versions({"stage": STAGE, "round": _int(1, SMALL)}, {
         "stage": _str(60, null=True),
@@ -362,6 +366,7 @@ SCHEMA = {
         "teams": _array(_object({
             "code": TEAM,
             "name": NAME,
+            "other_name": _str(100),
             "country": _str(100),
             "seed": _int(1, 2**31 - 1, null=True),
             "players": _array(PLAYER, min_items=2, max_items=3),
@@ -383,36 +388,3 @@ SCHEMA = {
         "history": HISTORY,
     }),
 }
-
-
-def _without(node: dict, name: str) -> dict:
-    """An object's schema without one of its properties."""
-    return {**node, "properties": {k: v for k, v in node["properties"].items() if k != name},
-            "required": [k for k in node["required"] if k != name]}
-
-
-def _version_2() -> dict:
-    """Version 2: version 3 without the tournament's federation and the players' persons."""
-    properties = dict(SCHEMA["properties"])
-    teams = properties["teams"]["items"]
-    properties["tournament"] = _without(TOURNAMENT, "federation")
-    properties["teams"] = {**properties["teams"], "items": {**teams, "properties": {
-        **teams["properties"],
-        "players": _array(_without(PLAYER, "person"), min_items=2, max_items=3)}}}
-    properties["history"] = {**HISTORY, "properties": {
-        **HISTORY["properties"],
-        "tournament": _versions({}, properties["tournament"]["properties"])}}
-    properties["version"] = {"const": 2}
-    return {**SCHEMA, "properties": properties}
-
-
-def _version_1() -> dict:
-    """Version 1: version 2 without the history."""
-    two = _version_2()
-    properties = {name: node for name, node in two["properties"].items() if name != "history"}
-    return {**two, "properties": {**properties, "version": {"const": 1}},
-            "required": [name for name in two["required"] if name != "history"]}
-
-
-# The schema of each version this software reads.
-SCHEMAS = {1: _version_1(), 2: _version_2(), VERSION: SCHEMA}

@@ -15,6 +15,7 @@ class StageLine:
     teams: int
     groups: int
     rounds: int
+    other_name: str = ""  # the name in the other script (tournament.names)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class TeamLine:
     name: str
     country: str
     players: int
+    other_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class FileSummary:
     hands: int
     penalties: int
     audit_entries: int
+    other_name: str = ""
 
 
 def summarize(document: dict) -> FileSummary:
@@ -75,13 +78,16 @@ def summarize(document: dict) -> FileSummary:
             signed_off=sum(1 for m in r["matches"] if m["signed_off_at"] is not None)))
     staff = {s["user"]: s for s in document["staff"]}
     return FileSummary(
-        name=t["name"], slug=t["slug"], starts_on=t["starts_on"], ends_on=t["ends_on"],
+        name=t["name"], other_name=t.get("other_name", ""), slug=t["slug"],
+        starts_on=t["starts_on"], ends_on=t["ends_on"],
         venue=t["venue"], status=t["status"], secrets=document["secrets"],
-        stages=[StageLine(name=s["name"], kind=s["kind"], teams=len(s["teams"]),
+        stages=[StageLine(name=s["name"], other_name=s.get("other_name", ""), kind=s["kind"],
+                          teams=len(s["teams"]),
                           groups=len(s["groups"]), rounds=rounds_per_stage.get(s["name"], 0))
                 for s in sorted(document["stages"], key=lambda s: s["order"])],
         rounds=rounds,
-        teams=[TeamLine(code=team["code"], name=team["name"], country=team["country"],
+        teams=[TeamLine(code=team["code"], name=team["name"],
+                        other_name=team.get("other_name", ""), country=team["country"],
                         players=len(team["players"])) for team in document["teams"]],
         people=[PersonLine(
             username=p["username"],

@@ -61,11 +61,17 @@ def _json_column(model, name):
 
 
 def _insert(model, columns, rows, chunk=5000) -> None:
-    """Rows (tuples of database values in ``columns``' order) written by executemany."""
+    """Rows (tuples of database values in ``columns``' order) written by executemany. A
+    row's revision, where the model has one, is the database's to give (migration 0026):
+    written as 0, replaced on PostgreSQL."""
     quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {quote(model._meta.db_table)} "
-           f"({', '.join(quote(model._meta.get_field(c).column) for c in columns)}) "
-           f"VALUES ({', '.join(['%s'] * len(columns))})")
+    names = [quote(model._meta.get_field(c).column) for c in columns]
+    values = ["%s"] * len(columns)
+    if any(field.name == "revision" for field in model._meta.concrete_fields):
+        names.append(quote("revision"))
+        values.append("0")
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(names)}) "
+           f"VALUES ({', '.join(values)})")
     with connection.cursor() as cursor:
         for start in range(0, len(rows), chunk):
             cursor.executemany(sql, rows[start:start + chunk])
@@ -127,8 +133,8 @@ class TournamentWriter:
 
     def teams(self) -> None:
         teams = Team.objects.bulk_create(
-            Team(tournament=self.t, code=t["code"], name=t["name"], country=t["country"],
-                 seed=t["seed"]) for t in self.d["teams"])
+            Team(tournament=self.t, code=t["code"], name=t["name"], other_name=t["other_name"],
+                 country=t["country"], seed=t["seed"]) for t in self.d["teams"])
         self.team = {team.code: team.pk for team in teams}
         filed = [(t["code"], p) for t in self.d["teams"] for p in t["players"]]
         rows = [self.player_row(code, p) for code, p in filed]
@@ -184,7 +190,8 @@ class TournamentWriter:
 
     def stages(self) -> None:
         stages = Stage.objects.bulk_create(
-            Stage(tournament=self.t, name=s["name"], kind=s["kind"], order=s["order"],
+            Stage(tournament=self.t, name=s["name"], other_name=s["other_name"],
+                  kind=s["kind"], order=s["order"],
                   swiss_rounds=s["swiss_rounds"], third_place_match=s["third_place_match"],
                   qualifiers_per_group=s["qualifiers_per_group"],
                   extra_qualifiers=s["extra_qualifiers"]) for s in self.d["stages"])

@@ -4,6 +4,14 @@ from tournament.models.deals import Deal, DealKey
 from tournament.models.devices import CommandReceipt, DeviceToken, TableBinding, TableDevice
 from tournament.models.imports import PendingImport
 from tournament.models.person import Person
+from tournament.models.ratings import (
+    Category,
+    MasterPointAward,
+    MasterPointScale,
+    PersonRating,
+    RatingPoint,
+    RatingState,
+)
 from tournament.models.results import Approval, HandResult, TableSignature
 from tournament.models.round import Match, Round, RoundEntry, Table, TableSeat
 from tournament.models.staff import Role, StaffRole
@@ -16,17 +24,23 @@ __all__ = [
     "Approval",
     "AuditEntry",
     "BackupState",
+    "Category",
     "CommandReceipt",
     "Deal",
     "DealKey",
     "DeviceToken",
     "Group",
     "HandResult",
+    "MasterPointAward",
+    "MasterPointScale",
     "Match",
     "Penalty",
     "PendingImport",
     "Person",
+    "PersonRating",
     "Player",
+    "RatingPoint",
+    "RatingState",
     "Role",
     "Round",
     "RoundEntry",

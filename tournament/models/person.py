@@ -13,9 +13,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.history import history as history_of_changes
+from tournament.names import TwoScripts
 
 
-class Person(models.Model):
+class Person(TwoScripts, models.Model):
     # The name as the person writes it, and optionally in the other script (Latin or
     # Chinese): the reader's language picks which is shown first (issue 56).
     name = models.CharField(_("name"), max_length=100)
@@ -25,6 +26,9 @@ class Person(models.Model):
         help_text=_("The federation that registered the person, e.g. FCG."))
     federation_id = models.CharField(_("federation id"), max_length=30, blank=True)
     country = models.CharField(_("country"), max_length=100, blank=True)
+    # A superuser may keep a person off the public lists and profiles (issue 55); their
+    # results stay in their events.
+    hidden = models.BooleanField(_("hidden from public lists and profiles"), default=False)
     history = history_of_changes()
 
     class Meta:

@@ -54,9 +54,15 @@ class HandResult(models.Model):
     device = models.CharField(max_length=200, blank=True)
     reason = models.TextField(blank=True)  # a referee's correction after sign-off
     request_token = models.UUIDField(unique=True)
+    # On PostgreSQL, a number from one sequence given to the row by the database at each
+    # write (migration 0026): what the players against the field kept per round compare
+    # (``selectors.field_kept``). Whatever the application writes here, the database
+    # replaces; 0 on SQLite.
+    revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["table", "hand", "version"]
+        indexes = [models.Index(fields=["table", "revision"], name="hand_result_revisions")]
         constraints = [
             models.UniqueConstraint(fields=["table", "hand", "version"],
                                     name="result_version_unique"),

@@ -35,7 +35,16 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     publish_override_reason = models.TextField(blank=True)
-    history = history_of_changes()
+    # The round clock (issue 58; tournament/clock.py): it runs from ``started_at`` for the
+    # planned minutes, plus the time added (and the time it stood paused), and stands still
+    # while paused.
+    planned_minutes = models.PositiveSmallIntegerField(_("planned length (minutes)"),
+                                                       default=80)
+    clock_added_seconds = models.IntegerField(default=0)
+    clock_paused_at = models.DateTimeField(null=True, blank=True)
+    # The clock's state is in the audit log, not in the history (nor the file).
+    history = history_of_changes(excluded_fields=["planned_minutes", "clock_added_seconds",
+                                                  "clock_paused_at"])
 
     class Meta:
         ordering = ["stage__order", "number"]
@@ -46,10 +55,16 @@ class Round(models.Model):
                 condition=Q(status__in=["draft", "published", "in_play", "closed"]),
                 name="round_status_valid",
             ),
+            models.CheckConstraint(condition=Q(planned_minutes__gte=1)
+                                   & Q(planned_minutes__lte=24 * 60),
+                                   name="round_planned_minutes_range"),
+            # Time may be added, never taken from the time already gone.
+            models.CheckConstraint(condition=Q(clock_added_seconds__gte=0),
+                                   name="round_clock_added_not_negative"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage.name}, {self.label}"
+        return f"{self.stage.shown_name}, {self.label}"
 
     @cached_property
     def rules(self) -> Rules:
@@ -163,6 +178,9 @@ class Table(models.Model):
     # Moves on with every save and approval at the table: a player's signature names the
     # revision the screen showed, and is refused when the table has moved on since.
     revision = models.PositiveIntegerField(default=0)
+    # Minutes this table may play beyond the round clock (issue 58): a director's
+    # extension, with its reason in the audit log.
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

@@ -6,9 +6,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.pairing import bracket_rounds
 from tournament.models.history import history as history_of_changes
+from tournament.names import TwoScripts
 
 
-class Stage(models.Model):
+class Stage(TwoScripts, models.Model):
     class Kind(models.TextChoices):
         GROUPS = "groups", _("Group stage (round robin)")
         SWISS = "swiss", _("Swiss stage")
@@ -18,6 +19,8 @@ class Stage(models.Model):
         "tournament.Tournament", on_delete=models.CASCADE, related_name="stages"
     )
     name = models.CharField(_("name"), max_length=60)
+    # The name in the other script, as a person's (issue 56; tournament.names).
+    other_name = models.CharField(_("name in the other script"), max_length=60, blank=True)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     order = models.PositiveSmallIntegerField(_("order in the tournament"))
     swiss_rounds = models.PositiveSmallIntegerField(
@@ -57,7 +60,7 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
 
     @property
     def bracket_rounds(self) -> int | None:

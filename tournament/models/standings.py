@@ -41,9 +41,15 @@ class TeamResult(models.Model):
     void = models.BooleanField(default=False)
     provisional = models.BooleanField(default=True)  # not signed off (or being corrected)
     updated_at = StampedTime(auto_now=True)
+    # On PostgreSQL, a number from one sequence given to the row by the database at each
+    # write, and again when its match's home team or forfeit changes (migration 0026):
+    # what the standings read kept per round compare (``selectors.stage_results``).
+    # Whatever the application writes here, the database replaces; 0 on SQLite.
+    revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["round", "team"]
+        indexes = [models.Index(fields=["round", "revision"], name="team_result_revisions")]
         constraints = [
             models.UniqueConstraint(fields=["round", "team"], name="team_result_once"),
             models.CheckConstraint(condition=Q(outcome__in=["win", "tie", "loss", "bye"]),

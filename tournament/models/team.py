@@ -7,12 +7,14 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.history import history as history_of_changes
+from tournament.names import TwoScripts
 
 TEAM_CODE_PATTERN = r"^[A-Z0-9][A-Z0-9-]{0,9}$"
 # The fields of a team by name, as the team form, the CSV import (services.teams) and the
 # audit log (audit_wording) name them.
 FIELD_LABELS = {
     "code": _("team code"), "name": _("team name"),
+    "other_name": _("team name in the other script"),
     "country": _("country or club"), "seed": _("seed"),
     "player1": _("player 1"), "player1_id": _("federation id of player 1"),
     "player2": _("player 2"), "player2_id": _("federation id of player 2"),
@@ -20,11 +22,14 @@ FIELD_LABELS = {
 }
 
 
-class Team(models.Model):
+class Team(TwoScripts, models.Model):
     tournament = models.ForeignKey(
         "tournament.Tournament", on_delete=models.CASCADE, related_name="teams"
     )
     name = models.CharField(_("team name"), max_length=100)
+    # The name in the other script (Latin or Chinese), as a person's (issue 56): the reader's
+    # language picks which is shown first (tournament.names).
+    other_name = models.CharField(_("team name in the other script"), max_length=100, blank=True)
     code = models.CharField(
         _("short code"), max_length=10,
         validators=[RegexValidator(
@@ -52,10 +57,10 @@ class Team(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
 
 
-class Player(models.Model):
+class Player(TwoScripts, models.Model):
     """A registered player. Numbers 1 and 2 are the regular pair, 3 the reserve."""
 
     RESERVE_NUMBER = 3
@@ -92,3 +97,10 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def other_name(self) -> str:
+        """The person's name in the other script, shown beside the player's where there is
+        room (tournament.names): read with the person, a query unless it came with the
+        player (``select_related("person")``)."""
+        return self.person.other_name

@@ -21,6 +21,8 @@ from scoring.rules import (
 )
 from tournament.models.fields import StampedTime
 from tournament.models.history import history as history_of_changes
+from tournament.models.ratings import Category
+from tournament.names import TwoScripts
 from tournament.wording import rule_message
 
 
@@ -88,13 +90,15 @@ def slug_taken_message(slug: str) -> str:
                  "are the same short name).") % {"slug": slug})
 
 
-class Tournament(models.Model):
+class Tournament(TwoScripts, models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", _("Set-up (staff only)")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
     name = models.CharField(_("name"), max_length=120)
+    # The name in the other script, as a person's (issue 56; tournament.names).
+    other_name = models.CharField(_("name in the other script"), max_length=120, blank=True)
     slug = models.SlugField(
         _("short name in addresses"), max_length=50, unique=True,
         help_text=_("Letters, digits and hyphens, e.g. world-cup-2026."),
@@ -194,6 +198,13 @@ class Tournament(models.Model):
     lateness_limit_minutes = models.PositiveSmallIntegerField(
         _("lateness limit (minutes)"), default=DEFAULT_RULES.lateness_limit_minutes
     )
+    # The planned length of a round (issue 58): each round takes it when drawn, and the
+    # director may change that round's own (Round.planned_minutes). Not a rule of the game.
+    round_minutes = models.PositiveSmallIntegerField(
+        _("planned length of a round (minutes)"), default=80,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 60)],
+        help_text=_("The round clock counts down from this, from the director's Start play; "
+                    "the lateness limit counts from the same moment."))
     field_minimum_hands = models.PositiveSmallIntegerField(
         _("hands needed for the ranking against the field"),
         default=DEFAULT_RULES.field_minimum_hands,
@@ -224,6 +235,12 @@ class Tournament(models.Model):
     public_players = models.BooleanField(_("public player pages and individual standings"),
                                          default=True)
     public_penalties = models.BooleanField(_("public penalty list"), default=True)
+    # Whether the event's results count towards the persons' ratings (issue 55's lists and
+    # profiles): a superuser's decision (services.ratings.set_rated), never a director's.
+    rated = models.BooleanField(_("rated"), default=False)
+    # The master points' category of a rated event (models/ratings.py): a superuser's too.
+    category = models.CharField(_("category"), max_length=20, blank=True,
+                                choices=Category.choices)
     anomaly_threshold = models.PositiveSmallIntegerField(
         _("anomaly threshold (points from the field's datum)"), default=60,
         help_text=_("A result this far from the other tables' results on the same box is "
@@ -237,7 +254,10 @@ class Tournament(models.Model):
 
     created_at = StampedTime(auto_now_add=True)
     updated_at = StampedTime(auto_now=True)
-    history = history_of_changes()
+    # Not in the history (nor in the tournament file, docs/formats.md): the rated flag and
+    # the category are a superuser's, their changes in the audit log; the round clock's
+    # length is the director's, each round keeping its own.
+    history = history_of_changes(excluded_fields=["rated", "category", "round_minutes"])
 
     RULE_FIELDS = (
         "hands_per_match", "knock_limit", "knock_bonus", "gin_bonus", "undercut_bonus",
@@ -255,6 +275,9 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(category__in=["", *(c.value for c in Category)]),
+                name="tournament_category_valid"),
             models.UniqueConstraint(
                 Lower("slug"), name="tournament_slug_unique_any_case",
                 violation_error_message=_("This short name is already taken."),
@@ -294,7 +317,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
 
     def get_absolute_url(self) -> str:
         return reverse("public:tournament", args=[self.slug])

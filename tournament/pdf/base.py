@@ -150,10 +150,7 @@ class Document(abc.ABC):
         if align != "left":
             width = text_width(text, size, bold=bold)
             x -= width / 2 if align == "center" else width
-        shown = self._shown.get((text, size, bold))
-        if shown is None:
-            shown = self._shown[text, size, bold] = self._show(text, size, bold)
-        operators, stroked = shown
+        operators, stroked = self.shown(text, size, bold=bold)
         if stroked:
             # The stroke that thickens the CJK glyphs: as wide as FAKE_BOLD, in the fill's
             # colour; the state saved and restored (rare: Chinese names in headings).
@@ -167,6 +164,15 @@ class Document(abc.ABC):
         if stroked:
             c.restoreState()
         c.setFillGray(0)
+
+    def shown(self, text: str, size: float, *, bold: bool = False) -> tuple[str, bool]:
+        """The operators that show ``text`` from a text object's origin (its fonts, size and
+        encoded runs, no position or colour), and whether they stroke; made once a document
+        for each text, size and weight."""
+        shown = self._shown.get((text, size, bold))
+        if shown is None:
+            shown = self._shown[text, size, bold] = self._show(text, size, bold)
+        return shown
 
     def _show(self, text: str, size: float, bold: bool) -> tuple[str, bool]:
         """The operators that show ``text`` from the text origin, and whether they stroke

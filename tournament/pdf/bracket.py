@@ -111,7 +111,7 @@ class BracketDocument(Document):
         for row, (side, team, total) in enumerate(match.sides):
             y = middle + height / 2 - line * (row + 1) + line * 0.25
             if team is not None:
-                label = f"{team.code} {team.name}"
+                label = f"{team.code} {team.shown_name}"
             elif match.bye and side == "away":
                 label = _("bye")
             else:
@@ -138,5 +138,5 @@ class BracketDocument(Document):
         if match.line is not None:
             if match.line.knockout_result:
                 return match.line.knockout_result.replace("\N{MINUS SIGN}", "-")
-            return _("not started") if match.line.state == "waiting" else _("in play")
+            return match.line.state_word
         return _("not drawn yet")

@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy, ngettext
 from reportlab.lib.units import mm
 
 from scoring.cards import Card, Suit
+from tournament import states
 from tournament.pdf.base import Document, fit_text, text_width
 from tournament.pdf.suits import draw_suit, suit_width
 from tournament.selectors.bulletin import Bulletin, RareResult, SwingBox, TableOfBox
-from tournament.selectors.public import State
 from tournament.tables import standings_rows
 from tournament.wording import hand_line
 
@@ -87,8 +87,8 @@ class BulletinDocument(Document):
 
     def __init__(self, bulletin: Bulletin, **kwargs):
         tournament = bulletin.tournament
-        rounds = ", ".join(f"{r.stage.name} · {r.label}" for r in bulletin.rounds)
-        super().__init__(title=f"{tournament.name} — {bulletin_title(bulletin)}",
+        rounds = ", ".join(f"{r.stage.shown_name} · {r.label}" for r in bulletin.rounds)
+        super().__init__(title=f"{tournament.shown_name} — {bulletin_title(bulletin)}",
                          subtitle=rounds, **kwargs)
         self.bulletin = bulletin
         self.usable = self.width - 2 * self.margin
@@ -161,7 +161,7 @@ class BulletinDocument(Document):
         self._page()
         b = self.bulletin
         if b.later_rounds:
-            names = ", ".join(f"{r.stage.name} · {r.label}" for r in b.later_rounds)
+            names = ", ".join(f"{r.stage.shown_name} · {r.label}" for r in b.later_rounds)
             self._say(_("Not in this bulletin (not closed yet): %(rounds)s") % {"rounds": names},
                       colour=GREY)
         if b.results is not None:
@@ -183,7 +183,7 @@ class BulletinDocument(Document):
                   (0.25, "left"))
         for round_, lines in self.bulletin.results:
             self._need(3 * self.line)
-            self._say(f"{round_.stage.name} · {round_.label}", bold=True, size=10)
+            self._say(f"{round_.stage.shown_name} · {round_.label}", bold=True, size=10)
             self._row((_("Match"), _("Home"), _("Score"), _("Away"), _("Result")), widths,
                       bold=True)
             group = None
@@ -193,8 +193,8 @@ class BulletinDocument(Document):
                     self._need(2 * self.line)  # the group's name with its first match
                     self._say(str(match.group), size=8, colour=GREY)
                     group = match.group_id
-                self._row((str(match.number), f"{match.home.code} {match.home.name}",
-                           self._score(line), f"{match.away.code} {match.away.name}",
+                self._row((str(match.number), f"{match.home.code} {match.home.shown_name}",
+                           self._score(line), f"{match.away.code} {match.away.shown_name}",
                            self._outcome(line)), widths, shaded=index % 2 == 1)
             if not lines:
                 self._say(_("No match."), colour=GREY)
@@ -202,7 +202,7 @@ class BulletinDocument(Document):
 
     @staticmethod
     def _score(line) -> str:
-        if line.state == State.FORFEITED or not line.has_score:
+        if line.state == states.FORFEITED or not line.has_score:
             return ""
         return f"{signed(line.home_total)} : {signed(line.away_total)}"
 
@@ -212,14 +212,16 @@ class BulletinDocument(Document):
             if line.third_place:
                 return _("for third place: %(result)s") % {"result": line.knockout_result}
             return line.knockout_result
-        if line.state == State.FORFEITED and line.forfeited_by is not None:
-            return _("%(team)s defaulted") % {"team": line.forfeited_by.code}
-        if line.state == State.VOID:
-            return _("void (a team withdrew)")
+        if line.state == states.FORFEITED and line.forfeited_by is not None:
+            return _("forfeited by %(team)s") % {"team": line.forfeited_by.code}
+        if line.state == states.VOID:
+            return _("%(word)s: a team withdrew from the stage") % {"word": line.state_word}
         if not line.has_score:
-            return ""
-        return _("%(home)d : %(away)d mp") % {
+            return line.state_word
+        points = _("%(home)d : %(away)d mp") % {
             "home": line.home_points, "away": line.away_points}
+        # A result not official (being corrected) says so, in the pages' word.
+        return points if line.state == states.OFFICIAL else f"{points} · {line.state_word}"
 
     def _standings(self) -> None:
         b = self.bulletin
@@ -233,7 +235,7 @@ class BulletinDocument(Document):
             for table in standing.standings.tables:
                 rows = standings_rows(table)
                 self._need(3 * self.line)
-                title = standing.stage.name
+                title = standing.stage.shown_name
                 if table.group is not None:
                     title += f" · {table.group}"
                 after = standing.standings.last_round
@@ -251,7 +253,7 @@ class BulletinDocument(Document):
 
     def _bracket(self, bracket) -> None:
         self._need(3 * self.line)
-        self._say(_("%(stage)s: the bracket") % {"stage": bracket.stage.name}, bold=True,
+        self._say(_("%(stage)s: the bracket") % {"stage": bracket.stage.shown_name}, bold=True,
                   size=10)
         widths = ((0.30, "left"), (0.12, "right"), (0.30, "left"), (0.28, "left"))
         for round_ in bracket.rounds:
@@ -281,7 +283,7 @@ class BulletinDocument(Document):
 
     @staticmethod
     def _team(team) -> str:
-        return "—" if team is None else f"{team.code} {team.name}"
+        return "—" if team is None else f"{team.code} {team.shown_name}"
 
     # The boxes of the day ------------------------------------------------------------
     def _swings(self) -> None:
@@ -297,7 +299,7 @@ class BulletinDocument(Document):
         self._need(6 * self.line)
         heading = _("%(round)s, match %(match)d (%(home)s – %(away)s), hand %(hand)d: "
                     "%(team)s gained %(points)d") % {
-            "round": f"{match.round.stage.name} · {match.round.label}", "match": match.number,
+            "round": f"{match.round.stage.shown_name} · {match.round.label}", "match": match.number,
             "home": match.home.code, "away": match.away.code, "hand": box.hand,
             "team": box.winner.code, "points": abs(box.swing)}
         self._say(heading, bold=True)
@@ -350,7 +352,7 @@ class BulletinDocument(Document):
             "%(round)s, box %(hand)d: %(outcome)s at %(n)d table of %(field)d",
             "%(round)s, box %(hand)d: %(outcome)s at %(n)d tables of %(field)d",
             rare.tables) % {
-            "round": f"{rare.round.stage.name} · {rare.round.label}", "hand": rare.deal.hand,
+            "round": f"{rare.round.stage.shown_name} · {rare.round.label}", "hand": rare.deal.hand,
             "outcome": OUTCOME_NAMES[rare.outcome], "n": rare.tables, "field": rare.field}
         self._say(text, bold=True)
         self._table_line(rare.table, rare.round)
@@ -361,7 +363,7 @@ class BulletinDocument(Document):
         if not self.bulletin.penalties:
             self._say(_("None."), colour=GREY)
         for penalty in self.bulletin.penalties:
-            team = f"{penalty.team.code} {penalty.team.name}"
+            team = f"{penalty.team.code} {penalty.team.shown_name}"
             if penalty.player is not None:
                 team += f" ({penalty.player.name})"
             kind = str(penalty.get_kind_display())
@@ -370,7 +372,7 @@ class BulletinDocument(Document):
             if penalty.minutes is not None:
                 kind += ": " + ngettext("%(n)d minute", "%(n)d minutes", penalty.minutes) % {
                     "n": penalty.minutes}
-            where = f"{penalty.round.stage.name} · {penalty.round.label}"
+            where = f"{penalty.round.stage.shown_name} · {penalty.round.label}"
             if penalty.match is not None:
                 where += " · " + _("match %(n)s") % {"n": penalty.match.number}
             self._need(2 * self.line)
@@ -392,6 +394,6 @@ class BulletinDocument(Document):
         self._row(("#", _("Player"), _("Team"), _("Hands"), _("Per hand"), _("In all")),
                   widths, bold=True)
         for index, row in enumerate(b.players):
-            self._row((str(row.rank), row.player.name, f"{row.team.code} {row.team.name}",
+            self._row((str(row.rank), row.player.name, f"{row.team.code} {row.team.shown_name}",
                        str(row.line.hands), f"{row.per_hand:+.2f}",
                        f"{row.against_field:+.2f}"), widths, shaded=index % 2 == 1)

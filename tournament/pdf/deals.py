@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 
 from scoring.cards import Card, Suit
@@ -30,16 +31,12 @@ def _rank(card: Card) -> str:
     return "10" if card.rank == 10 else "A23456789TJQK"[card.rank - 1]
 
 
-def _deal_title(deal) -> str:
-    title = _("Hand %(hand)d · set %(set)d") % {"hand": deal.hand, "set": deal.deal_set}
-    if deal.reserve:
-        title += " · " + _("reserve deal %(n)d") % {"n": deal.reserve}
-    return title
-
-
 class DealSheet(Document):
     """For the packers: per deal the two hands by suit and the stock in order, two deals a
     page, suit symbols large and in colour."""
+
+    rank_size = 15  # the ranks, in the hands and the stock
+    hand_suit_size = 20  # the hands' suit symbols (the stock's are as large as its ranks)
 
     def __init__(self, boxes: RoundBoxes, *, paper_name: str = "a4"):
         round_ = boxes.plan.round
@@ -47,44 +44,50 @@ class DealSheet(Document):
                          title=_("Deal sheet — %(round)s") % {"round": round_})
         self.boxes = boxes
         self._forms: set[str] = set()
+        self._stock_cards: dict[Card, tuple[str, str]] = {}
+        self._stock_places: dict[float, list[str]] = {}
+        self._hand_suits: dict[tuple[Suit, str], tuple[str, str, float]] = {}
+
+    @functools.cached_property
+    def _words(self) -> dict[str, str]:
+        # Translated once for the document: 2,048 deals would look each up three times.
+        return {"title": _("Hand %(hand)d · set %(set)d"), "reserve": _("reserve deal %(n)d"),
+                "boxes": _("%(n)d boxes"), "check": _("Check: "),
+                "secret": _("SECRET until the round is closed")}
 
     def draw_pages(self) -> None:
         half = (self.height - 2 * self.margin) / 2
+        heading = f"{self.title} · {self._words['secret']}"
         for index, deal in enumerate(self.boxes.deals):
             if index % 2 == 0:
                 self.new_page()
-                # Outside the f-string: xgettext does not read into f-strings.
-                secret = _("SECRET until the round is closed")
-                self.text(self.margin, self.height - self.margin + 3 * mm,
-                          f"{self.title} · {secret}",
+                self.text(self.margin, self.height - self.margin + 3 * mm, heading,
                           size=8, colour=0.4)
             top = self.height - self.margin - (index % 2) * half
             self._deal(deal, top, half)
 
     def _deal(self, deal, top: float, height: float) -> None:
         m = self.margin
+        words = self._words
         cards = self.boxes.cards_of(deal)
-        copies = self.boxes.copies(deal)
-        self.text(m, top - 8 * mm, _deal_title(deal), size=16, bold=True)
-        self.text(self.width - m, top - 8 * mm,
-                  _("%(n)d boxes") % {"n": copies}, size=11, align="right", colour=0.3)
+        title = words["title"] % {"hand": deal.hand, "set": deal.deal_set}
+        if deal.reserve:
+            title += " · " + words["reserve"] % {"n": deal.reserve}
+        self.text(m, top - 8 * mm, title, size=16, bold=True)
+        self.text(self.width - m, top - 8 * mm, words["boxes"] % {"n": self.boxes.copies(deal)},
+                  size=11, align="right", colour=0.3)
         self._place(self._furniture(top, height), 0, 0)
         y = top - 20 * mm
         for hand in (cards.dealer, cards.non_dealer):
             self._hand_by_suit(m + 45 * mm, y - 1 * mm, hand)
             y -= 16 * mm
-        y -= 9 * mm
-        column = (self.width - 2 * m) / 8
-        for position, card in enumerate(cards.stock):
-            row, col = divmod(position, 8)
-            self._place(self._card(card, 15), m + col * column + 7 * mm, y - row * 9 * mm)
-        check = _("Check: ") + " ".join(map(str, cards.order))
+        self._stock(cards.stock, top)
+        check = words["check"] + cards.text
         self.text(m, top - height + 6 * mm, check,
                   size=fit_text(check, 6.5, self.width - 2 * m, min_size=4), colour=0.35)
 
     # What repeats is drawn once, as a form that each deal shows again: the headings, the
-    # stock's numbers and rule of each half page, each card and suit symbol (a deal sheet
-    # of 2,048 deals drew 240,000 text runs).
+    # stock's numbers and rule of each half page, and each suit symbol at each size.
     def _form(self, name: str, draw) -> str:
         if name not in self._forms:
             self._forms.add(name)
@@ -93,13 +96,19 @@ class DealSheet(Document):
             self.canvas.endForm()
         return name
 
-    def _place(self, form: str, x: float, y: float) -> None:
+    def _place(self, form: str, x: float, y: float, after: str = "") -> None:
+        """Show ``form`` with its origin at (x, y), then the operators ``after`` in the same
+        frame (a text beside it)."""
         # The graphics state saved and moved by PDF operators: reportlab's saveState and
         # translate keep a Python copy of the state, 80,000 times a deal sheet.
         c = self.canvas
         c.addLiteral(f"q 1 0 0 1 {x:.2f} {y:.2f} cm")
         c.doForm(form)
-        c.addLiteral("Q")
+        c.addLiteral(f"{after}Q")
+
+    def _suit(self, suit: Suit, size: float) -> str:
+        return self._form(f"suit{suit.name}-{size:g}",
+                          lambda: self._symbol(0, 0, suit, size=size))
 
     def _furniture(self, top: float, height: float) -> str:
         def draw() -> None:
@@ -123,26 +132,67 @@ class DealSheet(Document):
 
         return self._form(f"half{round(top)}", draw)
 
-    def _card(self, card: Card, size: float) -> str:
-        def draw() -> None:
-            rank = _rank(card)
-            self.text(0, 0, rank, size=size, bold=True, colour=_colour(card.suit))
-            self._symbol(text_width(rank, size, bold=True) + 0.05 * size, 0, card.suit,
-                         size=size)
+    def _stock(self, stock: Iterable[Card], top: float) -> None:
+        """The stock's cards, eight a row, each beside its number in the half page's form."""
+        places = self._stock_places.get(top)
+        if places is None:
+            # The same 31 places on every upper and every lower half: formatted once.
+            m = self.margin
+            y = top - 20 * mm - 2 * 16 * mm - 9 * mm  # below the two hands' rows
+            column = (self.width - 2 * m) / 8
+            places = self._stock_places[top] = [
+                f"q 1 0 0 1 {m + col * column + 7 * mm:.2f} {y - row * 9 * mm:.2f} cm"
+                for row, col in (divmod(position, 8) for position in range(31))]
+        c = self.canvas
+        for place, card in zip(places, stock, strict=True):
+            rank, suit = self._stock_card(card)
+            c.addLiteral(place + rank)
+            c.doForm(suit)
+            c.addLiteral("Q")
 
-        return self._form(f"card{card}-{size}", draw)
+    def _stock_card(self, card: Card) -> tuple[str, str]:
+        """A stock card as the operators of its rank in its colour, ending where its suit
+        symbol goes, and the form of that symbol.
+
+        The rank is text of the page, not a form of each card as it was: a page's resources
+        name every form it shows, and reportlab wrote the 1,024 pages' 50,000 names of card
+        forms one by one, about a sixth of the time the sheet took. (As page text, the tails
+        of J and Q are no longer cut at the baseline by the form's box.)"""
+        made = self._stock_cards.get(card)
+        if made is None:
+            size = self.rank_size
+            rank = _rank(card)
+            operators, _stroked = self.shown(rank, size, bold=True)
+            advance = text_width(rank, size, bold=True) + 0.05 * size
+            made = self._stock_cards[card] = (
+                f" {fp_str(*_colour(card.suit))} rg BT 1 0 0 1 0 0 Tm {operators} ET"
+                f" 1 0 0 1 {fp_str(advance)} 0 cm",
+                self._suit(card.suit, size))
+        return made
 
     def _hand_by_suit(self, x: float, y: float, hand: Iterable[Card]) -> None:
-        by_suit = {suit: sorted((c for c in hand if c.suit == suit), key=lambda c: c.rank)
-                   for suit in SUIT_ORDER}
-        for suit in SUIT_ORDER:
-            cards = by_suit[suit]
-            self._place(self._form(f"suit{suit.name}", lambda suit=suit: self._symbol(
-                0, 0, suit, size=20)), x, y)
-            ranks = " ".join(_rank(c) for c in cards) or "—"
-            self.text(x + 7 * mm, y, ranks, size=15, bold=True, colour=_colour(suit))
+        by_suit: dict[Suit, list[str]] = {suit: [] for suit in SUIT_ORDER}
+        for card in sorted(hand):  # by rank
+            by_suit[card.suit].append(_rank(card))
+        for suit, ranks in by_suit.items():
+            form, text, width = self._hand_suit(suit, " ".join(ranks) or "—")
+            self._place(form, x, y, text)
             # The next suit after this one's ranks as printed (a ten is two digits wide).
-            x += 7 * mm + max(text_width(ranks, 15, bold=True), 4 * mm) + 5 * mm
+            x += 7 * mm + max(width, 4 * mm) + 5 * mm
+
+    def _hand_suit(self, suit: Suit, ranks: str) -> tuple[str, str, float]:
+        """The form of the suit's symbol, the operators of its ranks in its colour 7 mm to
+        the right of the symbol, and their width: made once for each suit and ranks, which
+        come back often in a deal sheet."""
+        made = self._hand_suits.get((suit, ranks))
+        if made is None:
+            size = self.rank_size
+            operators, _stroked = self.shown(ranks, size, bold=True)
+            made = self._hand_suits[suit, ranks] = (
+                self._suit(suit, self.hand_suit_size),
+                f" {fp_str(*_colour(suit))} rg BT 1 0 0 1 {fp_str(7 * mm)} 0 Tm {operators} ET ",
+                text_width(ranks, size, bold=True))
+        return made
 
     def _symbol(self, x: float, y: float, suit: Suit, *, size: float) -> None:
         # Drawn as the ZapfDingbats glyph was, at 0.85 of the size: no font to embed.
@@ -164,7 +214,7 @@ class BoxLabels(Document):
                          title=_("Box labels — %(round)s") % {"round": round_})
         self.boxes = boxes
         self.rows = 8 if self.paper.name == "a4" else 10
-        self.round_label = f"{round_.stage.name} · {round_.label}"
+        self.round_label = f"{round_.stage.shown_name} · {round_.label}"
 
     def draw_footer(self) -> None:
         pass  # labels fill the page; a footer would be cut into them

@@ -1,9 +1,13 @@
 """The slips of the table devices (issue 21): for each table of a round, the account its
-device logs in with, its password and its API token, and a QR code of the log-in page. Four
+device logs in with, its password and its API token, and a QR code that opens the table's
+terminal signed in (issue 57: ``/device/#u=…&p=…``; the part after "#" never reaches the
+server, terminal_start.js signs the device in with it). Four
 slips a page, to be cut apart and each taken to its device only: a player who could log in
 as another table's device could read that table's results of boxes still to be played."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
@@ -56,5 +60,11 @@ class DeviceSlips(Document):
         self.text(x, top - height + 7 * mm, warning,
                   size=fit_text(warning, 8, width - 10 * mm), colour=0.3)
         size = min(height - 16 * mm, 40 * mm)
-        draw_modules(c, self.qr.modules(self.login_url), left + width - size - 5 * mm,
-                     top - size - 8 * mm, size)
+        draw_modules(c, self.qr.modules(qr_link(self.login_url, slip)),
+                     left + width - size - 5 * mm, top - size - 8 * mm, size)
+
+
+def qr_link(terminal_url: str, slip: DeviceSlip) -> str:
+    """The address a slip's QR code opens: the terminal, with the device's account in the
+    fragment (never sent to the server, nor kept in its logs)."""
+    return f"{terminal_url}#{urlencode({'u': slip.username, 'p': slip.password})}"

@@ -40,7 +40,7 @@ class DrawByTable(TabularDocument):
             yield (str(table.number), str(table.match.number), _seat_text(table, 1),
                    _seat_text(table, 2), _deals_text(table))
         for team in self.plan.byes:
-            yield ("—", "—", f"{team.code} {team.name}", _("bye"), "")
+            yield ("—", "—", f"{team.code} {team.shown_name}", _("bye"), "")
 
 
 class DrawByTeam(TabularDocument):
@@ -56,7 +56,7 @@ class DrawByTeam(TabularDocument):
 
     def rows(self):
         for place in self.plan.by_team():
-            team = f"{place.team.name} ({place.team.code})"
+            team = f"{place.team.shown_name} ({place.team.code})"
             if place.opponent is None:
                 yield (team, "—", "—", _("bye"), "")
             for table, seat in place.seats:
@@ -102,7 +102,7 @@ class TableCards(Document):
             name = f"{seat.player.name}"
             self.text(x, m + 27 * mm, name, size=fit_text(name, 30, width, bold=True),
                       bold=True)
-            team = f"{seat.team.name} ({seat.team.code})"
+            team = f"{seat.team.shown_name} ({seat.team.code})"
             self.text(x, m + 17 * mm, team, size=fit_text(team, 16, width))
             hands = ", ".join(map(str, table.hands_dealt_by(seat.seat)))
             self.text(x, m + 8 * mm, _("Deals hands %(hands)s") % {"hands": hands}, size=13,

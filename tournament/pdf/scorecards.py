@@ -61,8 +61,8 @@ class Scorecards(Document):
         round_ = self.plan.round if self.plan else None
         if round_ is not None:
             tournament = round_.stage.tournament
-            self.text(m, top - 6 * mm, tournament.name, size=14, bold=True)
-            self.text(m, top - 12 * mm, f"{round_.stage.name} · {round_.label}", size=10,
+            self.text(m, top - 6 * mm, tournament.shown_name, size=14, bold=True)
+            self.text(m, top - 12 * mm, f"{round_.stage.shown_name} · {round_.label}", size=10,
                       colour=0.3)
         else:
             self.text(m, top - 6 * mm, _("Scorecard"), size=14, bold=True)
@@ -77,7 +77,7 @@ class Scorecards(Document):
         if table:
             match = table.match
             line = _("Match %(n)d: %(home)s – %(away)s") % {
-                "n": match.number, "home": match.home.name, "away": match.away.name}
+                "n": match.number, "home": match.home.shown_name, "away": match.away.shown_name}
             # Clear of the QR code, which reaches down beside this line.
             self.text(m, y, line, size=fit_text(line, 11, w - 2 * m - 30 * mm))
         y -= 9 * mm
@@ -217,7 +217,7 @@ class ResultSlips(Document):
         m, w = self.margin, self.width
         match = plan.match
         self.text(m, top - 8 * mm, _("Match %(n)d") % {"n": match.number}, size=15, bold=True)
-        self.text(w - m, top - 8 * mm, f"{match.round.stage.name} · {match.round.label}",
+        self.text(w - m, top - 8 * mm, f"{match.round.stage.shown_name} · {match.round.label}",
                   size=9, align="right", colour=0.4)
         y = top - 18 * mm
         for table in plan.tables:
@@ -231,8 +231,8 @@ class ResultSlips(Document):
             y -= 8 * mm
         home = totals.get("home")
         away = totals.get("away")
-        result = (f"{match.home.name} {home if home is not None else '____'}  –  "
-                  f"{away if away is not None else '____'} {match.away.name}")
+        result = (f"{match.home.shown_name} {home if home is not None else '____'}  –  "
+                  f"{away if away is not None else '____'} {match.away.shown_name}")
         rules = match.round.rules
         if home is not None and away is not None:
             result += "   " + _("match points %(home)d : %(away)d") % {

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 
+from tournament.names import SEPARATOR
 from tournament.pdf.base import Document, fit_text
 from tournament.selectors.standings import StageStandings
 from tournament.tables import standings_rows
@@ -16,6 +17,10 @@ from tournament.templatetags.scores import MINUS
 def _signed(value: int) -> str:
     """+10, -33 or 0 (a hyphen-minus, which copies into a spreadsheet as a number)."""
     return f"{value:+d}" if value else "0"
+
+
+# The smallest size at which a team's two names share its cell (below, the one name alone).
+BOTH_NAMES_SIZE = 7.5
 
 
 class StandingsDocument(Document):
@@ -58,7 +63,8 @@ class StandingsDocument(Document):
                 self.y -= self.row_height
             if table.withdrawn:
                 self.text(self.margin + 1 * mm, self.y, _("Withdrawn (results cleared): %(teams)s")
-                          % {"teams": ", ".join(f"{t.code} {t.name}" for t in table.withdrawn)},
+                          % {"teams": ", ".join(f"{t.code} {t.shown_name}"
+                                                for t in table.withdrawn)},
                           size=8, colour=0.3)
                 self.y -= self.row_height
             self.y -= 4 * mm
@@ -91,7 +97,13 @@ class StandingsDocument(Document):
             self.canvas.rect(self.margin, self.y - 2 * mm, self.usable, self.row_height,
                              stroke=0, fill=1)
             self.canvas.setFillGray(0)
-        team = f"{row['code']} {row['name']}" + (" *" if row["provisional"] else "")
+        team = f"{row['code']} {row['name']}"
+        if row["other_name"]:
+            # The name in the other script beside it while both fit at a readable size.
+            both = f"{team}{SEPARATOR}{row['other_name']}"
+            if fit_text(both, self.size, self.widths[1] - 3 * mm) >= BOTH_NAMES_SIZE:
+                team = both
+        team += " *" if row["provisional"] else ""
         cells = (str(row["rank"]), team, str(row["played"]), str(row["match_points"]),
                  _signed(row["small_points"]), str(row["wins"]), str(row["gins"]),
                  row["penalty_text"].replace(MINUS, "-"), row["separation"])

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.field import datum_parts
+from scoring.field import datum_parts, dealer_points
 from tournament.models import Round
 from tournament.permissions import Perm, has_perm
-from tournament.selectors.box_summaries import BoxSummary, box_summaries_of
+from tournament.selectors.box_summaries import BoxSummary, box_summaries_of, favoured_deals
 from tournament.selectors.field_results import Played, deals_per_match, played_results, two_places
 from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.penalties import withdrawn_teams
@@ -61,28 +61,38 @@ def result_anomalies(round_: Round, *, tournament=None, conflicts: bool = True) 
     tournament = tournament or round_.stage.tournament
     threshold = tournament.anomaly_threshold
     played = played_results(table__round=round_, ordered=False)
-    result_of = {p.result_id: p.result() for p in played}  # each made once, used thrice
     out = withdrawn_teams(round_.stage) if played else set()
     deals = deals_of_round(round_) if played else []
     per_match = deals_per_match(round_)
-    fields: dict[Hashable, list[Played]] = defaultdict(list)
+    fields: dict[Hashable, list[tuple[Played, int]]] = defaultdict(list)
+    sums: dict[int, list[int]] = {}  # deal → [the dealer cards' points, tables]
     for p in played:
         if not p.involves(out):
-            fields[p.key(per_match)].append(p)
+            # The points for the dealer cards, worked out once a result (4,096 in a round of
+            # 512 tables), as a whole number: the full result is made only for the boxes
+            # that favoured a seat, for their summaries.
+            points = dealer_points(p.hand, p.seat1_points)
+            fields[p.key(per_match)].append((p, points))
+            if p.deal_id is not None:
+                total = sums.setdefault(p.deal_id, [0, 0])
+                total[0] += points
+                total[1] += 1
     far = []
     for results in fields.values():
         # Far when |points - total / count| >= threshold: in whole numbers, no Fraction a
-        # result (4,096 of them in a round of 512 tables).
-        total, count = datum_parts([result_of[p.result_id].dealer_points for p in results])
-        for p in results:
-            points = result_of[p.result_id].dealer_points
+        # result.
+        total, count = datum_parts([points for _p, points in results])
+        for p, points in results:
             if abs(points * count - total) >= threshold * count:
                 far.append(FarResult(p, points, Fraction(total, count), len(results)))
     far.sort(key=lambda f: (f.played.table, f.played.hand))
     conflicts = sorted((p for p in played if p.box_conflict),
                        key=lambda p: (p.table, p.hand)) if conflicts else []
-    unbalanced = box_summaries_of(deals, played, out, tournament.box_balance_threshold, result_of,
-                        favoured_only=True)
+    favoured = favoured_deals(sums, tournament.box_balance_threshold)
+    unbalanced = box_summaries_of(
+        [deal for deal in deals if deal.pk in favoured],
+        [p for p in played if p.deal_id in favoured], out, tournament.box_balance_threshold,
+        favoured_only=True) if favoured else []
     return Anomalies(far=far, conflicts=conflicts, unbalanced=unbalanced, threshold=threshold)
 
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.field import TableResult, Traveller, favoured_seat, traveller
-from tournament.models import Deal, Round
+from django.db.models import Count, Q, Sum
+
+from scoring.field import TableResult, Traveller, dealer_points, favoured_seat, traveller
+from tournament.models import Deal, HandResult, Round
 from tournament.selectors.field_results import Played, played_results, two_places
 from tournament.selectors.hand_records import deals_of_round
 from tournament.selectors.penalties import withdrawn_teams
@@ -60,6 +62,14 @@ def box_summaries_of(deals: list[Deal], played: list[Played], out: set[int],
     return boxes
 
 
+def favoured_deals(sums: dict[int, list[int]], threshold: int) -> set[int]:
+    """The deals whose dealer cards favoured a seat (``favoured_seat``), from each deal's
+    sum of the dealer cards' points and its number of tables: ``{deal: [points, tables]}``.
+    """
+    return {deal_id for deal_id, (points, tables) in sums.items()
+            if favoured_seat(Fraction(points, tables), threshold) is not None}
+
+
 def round_box_summaries(round_: Round, *, view=None) -> list[BoxSummary]:
     """Every deal of the round (replaced ones too, each with the tables that played it) with
     the summary of the results the reader may see, and the seat it favoured by the
@@ -72,9 +82,33 @@ def round_box_summaries(round_: Round, *, view=None) -> list[BoxSummary]:
 
 def unbalanced_boxes(round_: Round) -> list[BoxSummary]:
     """Boxes whose dealer cards averaged at least the tournament's box balance threshold
-    for or against (a hint for the chief referee, not a rule); staff only."""
+    for or against (a hint for the chief referee, not a rule); staff only. The database adds
+    up each deal's points (a row a deal and hand, not a row a table: 4,096 results in a round
+    of 512 tables); only the boxes that favoured a seat are read result by result, for their
+    summaries (three queries, four when a box favoured a seat)."""
     deals = deals_of_round(round_)
-    played = played_results(table__round=round_, ordered=False) if deals else []
-    out = withdrawn_teams(round_.stage) if played else set()
-    return box_summaries_of(deals, played, out, round_.stage.tournament.box_balance_threshold,
-                  favoured_only=True)
+    if not deals:
+        return []
+    out = withdrawn_teams(round_.stage)
+    threshold = round_.stage.tournament.box_balance_threshold
+    # The results played_results reads and box_summaries_of counts: none of a forfeited
+    # match, none of a match of a team withdrawn from the stage.
+    rows = HandResult.objects.filter(is_current=True, table__round=round_,
+                                     table__match__forfeited_by__isnull=True,
+                                     deal__isnull=False)
+    if out:
+        rows = rows.exclude(Q(table__match__home_id__in=out) | Q(table__match__away_id__in=out))
+    sums: dict[int, list[int]] = {}  # deal → [the dealer cards' points, tables]
+    for deal_id, hand, points, tables in (
+            rows.order_by().values("deal_id", "hand")
+            .annotate(points=Sum("seat1_points"), tables=Count("id"))
+            .values_list("deal_id", "hand", "points", "tables")):
+        total = sums.setdefault(deal_id, [0, 0])
+        total[0] += dealer_points(hand, points)  # seat 1's points, for the dealer cards
+        total[1] += tables
+    favoured = favoured_deals(sums, threshold)
+    if not favoured:
+        return []
+    played = played_results(table__round=round_, deal_id__in=favoured, ordered=False)
+    return box_summaries_of([deal for deal in deals if deal.pk in favoured], played, out,
+                            threshold, favoured_only=True)

@@ -155,7 +155,8 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
     results = standings = swings = rare = penalties = players = None
     minimum = 0
     if show("public_results"):
-        lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False)
+        lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False,
+                            entered=False)
         results = [(r, [line for line in lines if line.match.round_id == r.pk])
                    for r in rounds]
         # A withdrawn team's matches are void and its tables out of the travellers: the
@@ -165,7 +166,8 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
             if round_.stage_id not in out:
                 out[round_.stage_id] = withdrawn_teams(round_.stage)
         stage_of = {r.pk: r.stage_id for r in rounds}
-        counted = [p for p in played if not p.involves(out[stage_of[p.round_id]])]
+        counted = [p for p in played if not p.involves(out[stage_of[p.round_id]])] if any(
+            out.values()) else played
         swings = _swings(rounds, counted)
         rare = _rare(rounds, counted)
     if show("public_standings"):
@@ -255,19 +257,22 @@ def _table(p: BoxResult, result: HandResult, holders) -> TableOfBox:
 def _swings(rounds: list[Round], played: list[BoxResult]) -> list[SwingBox]:
     """The largest nets of one hand over both tables of a match, one per box (four
     queries)."""
-    by_hand: dict[tuple[int, int], list[BoxResult | None]] = {}
+    # Each result unpacked as the tuple it is, the home team's points worked out in line:
+    # a whole event's bulletin reads 61,440 of them (issue 59).
+    home_holds_seat_1 = {position: seat == 1 for position, seat in _HOME_SEAT.items()}
+    by_hand: dict[tuple[int, int], list] = {}  # (match, hand) → [table 1, table 2, net]
     for p in played:
-        pair = by_hand.get((p.match_id, p.hand))
+        (_result, _number, position, match_id, _match_number, _round, hand, _deal_id,
+         points, _made, _false_knock, _home_id, _away_id) = p
+        pair = by_hand.get((match_id, hand))
         if pair is None:
-            pair = by_hand[p.match_id, p.hand] = [None, None]
-        pair[p.position - 1] = p
+            pair = by_hand[match_id, hand] = [None, None, 0]
+        pair[position - 1] = p
+        pair[2] += points if home_holds_seat_1[position] else -points
     swung = []  # (−|swing|, round, match, hand, the two tables), no level box
-    for one, two in by_hand.values():
-        if one is not None and two is not None:
-            swing = _home_points(one) + _home_points(two)
-            if swing:
-                swung.append((-abs(swing), one.round_id, one.match_number, one.hand,
-                              (one, two)))
+    for one, two, swing in by_hand.values():
+        if one is not None and two is not None and swing:
+            swung.append((-abs(swing), one.round_id, one.match_number, one.hand, (one, two)))
     swung.sort(key=lambda s: s[:4])
     # A box once, at the match where it swung most: where one deal set serves the field,
     # the same cards swing at many matches, and the section is about boxes.

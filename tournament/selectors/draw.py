@@ -8,9 +8,12 @@ nothing here decides them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db.models import F
 
 from scoring import seating
-from tournament.models import Match, Player, Round, RoundEntry, Table, TableSeat, Team
+from tournament.models import Match, Player, Round, RoundEntry, Table, Team
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,17 @@ class SeatPlan:
     seat: int  # 1 or 2 at the table
     team: Team
     player: Player
+
+
+# Worked out once per order of dealers (a round's 512 tables share one or two).
+@lru_cache(maxsize=64)
+def _hands_dealt_by(dealer_seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    return tuple(hand for hand, dealer in enumerate(dealer_seats, 1) if dealer == seat)
+
+
+@lru_cache(maxsize=64)
+def _hands_written(dealer_seats: tuple[int, ...], seat: int) -> str:
+    return ", ".join(map(str, _hands_dealt_by(dealer_seats, seat)))
 
 
 @dataclass(frozen=True)
@@ -39,13 +53,12 @@ class TablePlan:
         return self.seat(3 - self.dealer_seats[hand - 1])
 
     def hands_dealt_by(self, seat: int) -> tuple[int, ...]:
-        return tuple(hand for hand, dealer in enumerate(self.dealer_seats, 1) if dealer == seat)
+        return _hands_dealt_by(self.dealer_seats, seat)
 
     @property
     def seats_with_deals(self) -> list[tuple[SeatPlan, str]]:
         """Each seat with the hands it deals, written out ("1, 3, 5, 7")."""
-        return [(seat, ", ".join(map(str, self.hands_dealt_by(seat.seat))))
-                for seat in self.seats]
+        return [(seat, _hands_written(self.dealer_seats, seat.seat)) for seat in self.seats]
 
     def seat_of_team(self, team: Team) -> SeatPlan:
         return next(s for s in self.seats if s.team.pk == team.pk)
@@ -101,32 +114,38 @@ def match_plan(match: Match) -> MatchPlan:
 
 
 def _match_plans(round_: Round, matches) -> list[MatchPlan]:
+    chosen = matches.order_by().values("pk")  # the matches, as a subquery
     matches = list(matches.select_related("home", "away", "group").order_by("number"))
     # Tables and seats in one query each, grouped here: a prefetch would make a query set
-    # for each of a big round's 256 matches, which costs more than the rows.
+    # for each of a big round's 256 matches, which costs more than the rows (and a list of
+    # their keys costs Django more than the subquery). Each seat is its player, with the
+    # table and seat the player sat at (a player sits once a round): no model of its own for
+    # each of a round's 1,024 seats.
     tables: dict[int, list[Table]] = {}
     seated: dict[int, dict[int, Player]] = {}  # table → seat → who sat there
     if matches:
-        match_ids = [match.pk for match in matches]
-        for table in Table.objects.filter(match_id__in=match_ids).order_by("position"):
+        for table in Table.objects.filter(match__in=chosen).order_by("position"):
             tables.setdefault(table.match_id, []).append(table)
-        for seat in (TableSeat.objects.filter(table__match_id__in=match_ids)
-                     .select_related("player")):
-            seated.setdefault(seat.table_id, {})[seat.seat] = seat.player
+        for player in (Player.objects.filter(seats__table__match__in=chosen).order_by()
+                       .annotate(seated_at=F("seats__table_id"), seated_in=F("seats__seat"))):
+            seated.setdefault(player.seated_at, {})[player.seated_in] = player
     hands = round_.hands_per_match
+    dealers: dict[int, tuple[int, ...]] = {}  # hands (extra ones too) → the dealer's seats
     plans = []
     for match in matches:
         # A seat's team is the match's team of its player (the database refuses any other),
         # read once with the match rather than again with each seat.
         of_team = {match.home_id: match.home, match.away_id: match.away}
+        its_hands = hands + match.extra_hands
+        dealer_seats = dealers.get(its_hands)
+        if dealer_seats is None:
+            dealer_seats = dealers[its_hands] = tuple(
+                seating.dealer_seat(hand) for hand in range(1, its_hands + 1))
         table_plans = []
         for table in tables.get(match.pk, ()):
             players = seated.get(table.pk, {})
             seats = tuple(SeatPlan(seat=number, team=of_team[players[number].team_id],
                                    player=players[number]) for number in (1, 2))
-            dealer_seats = tuple(
-                seating.dealer_seat(hand) for hand in range(1, hands + match.extra_hands + 1)
-            )
             table_plans.append(TablePlan(number=table.number, position=table.position,
                                          match=match, seats=seats,
                                          dealer_seats=dealer_seats, table=table))

@@ -122,7 +122,7 @@ def event_ranking(tournament: Tournament, views: PublicViews | None = None) -> E
     if views is not None and (bracket is None or not bracket.begun):
         return _by_standings(tournament, views, knockout=knockout)
     if bracket is None:
-        result.missing.append(_("%(stage)s has no teams yet.") % {"stage": knockout.name})
+        result.missing.append(_("%(stage)s has no teams yet.") % {"stage": knockout.shown_name})
         return result
     seeds = [team.pk for team in bracket.teams]
     teams = {team.pk: team for team in bracket.teams}
@@ -202,7 +202,7 @@ def _earlier_stages(knockout: Stage, before: Stage, placed: list[int], teams: di
 def _staff_how(place: FinalPlace, label: str, before: Stage | None) -> str:
     if place.decided_by == placings.OUT_IN_ROUND:
         return _("%(label)s; then by the standings of %(stage)s") % {
-            "label": label, "stage": before.name if before else _("the seeds")}
+            "label": label, "stage": before.shown_name if before else _("the seeds")}
     if place.decided_by == placings.NOT_QUALIFIED:
         return _("did not qualify; by group place, then the standings")
     return label
@@ -215,7 +215,7 @@ def _knockout_missing(bracket: Bracket) -> list[str]:
     for round_ in bracket.rounds:
         if round_.round is None:  # the next round to draw; the ones after it follow
             missing.append(_("%(name)s of %(stage)s is not drawn yet.") % {
-                "name": round_.name, "stage": bracket.stage.name})
+                "name": round_.name, "stage": bracket.stage.shown_name})
             break
         for match in [*round_.matches, *filter(None, [round_.third_place])]:
             if match.bye or match.winner is not None or match.match is None:
@@ -245,14 +245,14 @@ def _by_standings(tournament: Tournament, views: PublicViews | None, *,
     places = stage_places(stage)
     result.missing += places.problems
     if knockout is not None:
-        result.missing.insert(0, _("%(stage)s has not begun.") % {"stage": knockout.name})
+        result.missing.insert(0, _("%(stage)s has not begun.") % {"stage": knockout.shown_name})
     result.withdrawn = [team for table in places.tables for team in table.withdrawn]
     withdrawn = {team.pk for team in result.withdrawn}
     if not places.problems and knockout is None:
         by_team = places.by_team
         teams = {pk: place.team for pk, place in by_team.items()}
         for number, pk in enumerate(places.order(), 1):
-            label = placing_label(placings.BY_STANDINGS, stage=stage.name)
+            label = placing_label(placings.BY_STANDINGS, stage=stage.shown_name)
             result.rows.append(RankingRow(number, teams[pk], placings.BY_STANDINGS, None,
                                           label, (number, number), how=label,
                                           before=by_team[pk]))

@@ -8,8 +8,9 @@ round, so a round's sums are its own; each process keeps each round's sums per p
 with the round's *digest*, and the total of each set of rounds read together (a stage,
 the event, a day's bulletin). The digest of a round is the number of rows and the sum of
 a 64-bit hash of each row's identity and version (PostgreSQL's ``xmin`` and ``cmin``: the
-transaction and the command that wrote the row as it is now) over everything its sums are
-made from: its hands, its tables, its matches and its seats (``TableSeat``). Any write
+transaction and the command that wrote the row as it is now; for a hand, its revision, a
+number the database gives the row at each write: migration 0026) over everything its sums
+are made from: its hands, its tables, its matches and its seats (``TableSeat``). Any write
 of one of them, by any process and any door, gives the row a new version, so a round whose digest
 is unchanged has the very rows it had; only the rounds whose digest moved are added up
 again, and their old sums taken from the total and the new ones added (every figure is a
@@ -171,7 +172,11 @@ def field_totals(round_ids: list[int], per_match_ids: list[int], official_only: 
 
 def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
     """round → (rows, the sum of their versions' hashes) over the round's hands, tables,
-    matches and seats, for the rounds that have any."""
+    matches and seats, for the rounds that have any. A hand's version is its revision
+    (``HandResult.revision``, migration 0026: a number from one sequence the database gives
+    the row at each write), read from an index with its table: the 61,440 hands of a
+    512-team event, hashed from their ``xmin`` as the tables, matches and seats still are,
+    were most of the time of this query (issue 59)."""
     hands, tables, matches, seats = (connection.ops.quote_name(model._meta.db_table)
                                      for model in (HandResult, Table, Match, TableSeat))
     places = ", ".join(["%s"] * len(round_ids))
@@ -182,7 +187,8 @@ def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
     with connection.cursor() as cursor:
         cursor.execute(f"""
             SELECT round_id, CAST(SUM(n) AS BIGINT), SUM(versions) FROM (
-                SELECT t.round_id, COUNT(*) AS n, SUM({version("h", "hr")}) AS versions
+                SELECT t.round_id, COUNT(*) AS n, SUM(hashint8extended(hr.revision, 0))
+                    AS versions
                 FROM {hands} hr JOIN {tables} t ON t.id = hr.table_id
                 WHERE t.round_id IN ({places}) GROUP BY t.round_id
                 UNION ALL

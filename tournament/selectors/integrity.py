@@ -202,7 +202,7 @@ def _check(tournament: Tournament, stage: Stage | None) -> IntegrityReport:
         code) for a team's row."""
         stage_ = stage_of[round_.stage_id]
         found.append(((stage_.order, round_.number, *order),
-                      Difference(stage_.name, round_.number, where, what)))
+                      Difference(stage_.shown_name, round_.number, where, what)))
 
     for round_id, team in byes:
         round_ = rounds[round_id]

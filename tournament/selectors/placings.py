@@ -105,14 +105,14 @@ def stage_places(stage: Stage) -> StagePlaces:
 
 def _stage_problems(stage: Stage, rounds: list[Round]) -> list[str]:
     if not rounds:
-        return [_("%(stage)s has no round yet.") % {"stage": stage.name}]
+        return [_("%(stage)s has no round yet.") % {"stage": stage.shown_name}]
     problems = [_("%(round)s of %(stage)s is %(status)s; every round must be closed.") % {
-        "round": r.label, "stage": stage.name, "status": r.get_status_display().lower()}
+        "round": r.label, "stage": stage.shown_name, "status": r.get_status_display().lower()}
         for r in rounds if r.status != Round.Status.CLOSED]
     planned = _planned_rounds(stage)
     if planned and len(rounds) < planned:
         problems.append(_("%(stage)s has %(played)d of its %(planned)d rounds so far.") % {
-            "stage": stage.name, "played": len(rounds), "planned": planned})
+            "stage": stage.shown_name, "played": len(rounds), "planned": planned})
     unofficial = (TeamResult.objects.filter(round__stage=stage, provisional=True, void=False,
                                             match__isnull=False)
                   .values_list("round__number", "match__number", "match__home__code",
@@ -208,7 +208,7 @@ def qualification(stage: Stage) -> Qualification:
                            started=started)
     if started:
         result.problems.insert(0, _("%(stage)s has started: its teams no longer change.")
-                               % {"stage": stage.name})
+                               % {"stage": stage.shown_name})
     try:
         ids = qualifiers([[p.as_group_place() for p in group] for group in places.groups],
                          stage.qualifiers_per_group, stage.extra_qualifiers)

@@ -21,6 +21,7 @@ from scoring.deals import Deal as DealCards
 from scoring.deals import deal_from_text
 from scoring.rules import DealScope
 from scoring.seating import Side
+from tournament import states
 from tournament.models import (
     Deal,
     HandResult,
@@ -33,6 +34,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.draw import MatchPlan, SeatPlan, TablePlan, match_plan
+from tournament.selectors.match_states import PlayCounts, play_counts, state_from
 from tournament.selectors.rounds import tournament_rounds
 from tournament.selectors.visibility import PublicViews, ResultView, public_views
 from tournament.wording import knockout_result
@@ -89,20 +91,10 @@ def matches_latest_first(rounds: list[Round]) -> dict[int, list[int]]:
 
 # A match's line: its state, and its score when the public may see it --------------------
 
-class State:
-    WAITING = "waiting"  # no hand entered yet
-    PLAYING = "playing"
-    COMPLETE = "complete"  # every hand entered, not signed off yet
-    OFFICIAL = "official"
-    CORRECTING = "correcting"  # a closed round's match being corrected
-    FORFEITED = "forfeited"
-    VOID = "void"  # a team withdrawn from a group stage: the result is cleared
-
-
 @dataclass(frozen=True)
 class MatchLine:
     match: Match
-    state: str
+    state: str  # a code of ``tournament.states``
     entered: int  # results entered, both tables together
     to_enter: int  # hands × 2
     shown: bool  # whether the public may see the score
@@ -111,6 +103,14 @@ class MatchLine:
     home_points: int | None = None  # match points
     away_points: int | None = None
     provisional: bool = False
+
+    @property
+    def state_word(self) -> str:
+        return states.word(self.state)
+
+    @property
+    def state_meaning(self) -> str:
+        return states.meaning(self.state)
 
     @property
     def has_score(self) -> bool:
@@ -145,7 +145,7 @@ class MatchLine:
         """"CHN-R won by 11" (official), "… leads by 11" (provisional), "… won by default";
         "" while tied or hidden."""
         match = self.match
-        if self.state == State.FORFEITED and match.forfeited_by_id is not None:
+        if self.state == states.FORFEITED and match.forfeited_by_id is not None:
             winner = match.away if match.forfeited_by_id == match.home_id else match.home
             return knockout_result(winner.code, None, default=True)
         if not self.has_score or self.home_total == 0:
@@ -153,16 +153,18 @@ class MatchLine:
         winner = match.home if self.home_total > 0 else match.away
         return knockout_result(winner.code, abs(self.home_total),
                                extra_hands=match.extra_hands,
-                               provisional=self.state != State.OFFICIAL or self.provisional)
+                               provisional=self.state != states.OFFICIAL or self.provisional)
 
 
 def match_lines(matches: QuerySet[Match], views: PublicViews, *,
-                switch: bool = True) -> list[MatchLine]:
+                switch: bool = True, entered: bool = True) -> list[MatchLine]:
     """Each match with its state and, where the public's view of its round allows (and the
     tournament's results are public: ``switch=False`` for staff, who see them anyway), its
     totals and match points from the stored result rows, which the standings read too
     (three queries, and one for the rounds unless the matches were read through
-    their round, its stage and tournament read)."""
+    their round, its stage and tournament read). ``entered=False``: a reader that shows no
+    count of results entered (the bulletin); the matches of closed rounds, whose state
+    does not depend on their counts, are then not counted (the whole event's 3,840)."""
     matches = list(matches.select_related("home", "away", "group")
                    .order_by("round__stage__order", "round__number", "number"))
     # Each round, stage and tournament once, whatever the number of matches (joined to
@@ -190,31 +192,18 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
                 "match_id", "team_id", "small_points", "match_points", "provisional",
                 "void")):
         rows.setdefault(match_id, {})[team_id] = (small, points, provisional, void)
-    entered = dict(HandResult.objects.filter(table__match_id__in=ids, is_current=True)
-                   .values("table__match_id").annotate(n=Count("id"))
-                   .values_list("table__match_id", "n"))
+    counts = play_counts(ids if entered else [
+        m.pk for m in matches if m.round.status != Round.Status.CLOSED])
     lines = []
     for match in matches:
         view = views.of(match.round_id)
         sides = rows.get(match.pk, {})
         home, away = sides.get(match.home_id), sides.get(match.away_id)
         void = any(row[3] for row in sides.values())
-        count = entered.get(match.pk, 0)
+        played = counts.get(match.pk, PlayCounts())
+        count = played.entered
         to_enter = seating.TABLES_PER_MATCH * match.hands
-        if match.forfeited_by_id is not None:
-            state = State.FORFEITED
-        elif void:
-            state = State.VOID
-        elif match.signed_off_at is not None:
-            state = State.OFFICIAL
-        elif match.round.status == Round.Status.CLOSED:
-            state = State.CORRECTING
-        elif count == 0:
-            state = State.WAITING
-        elif count >= to_enter:
-            state = State.COMPLETE
-        else:
-            state = State.PLAYING
+        state = state_from(match, match.round.status, played, void=void)
         # The tournament's switch for public results hides every score (not the state).
         shown = ((not switch or match.round.stage.tournament.public_results)
                  and view.shows_match(match.pk))

@@ -77,7 +77,7 @@ def player_matches(player: Player, views: PublicViews) -> list[PlayerMatch]:
         player=player, table__match_id__in=match_ids).select_related("table")}
     opponents = {seat.table_id: seat.player for seat in TableSeat.objects.filter(
         table_id__in=[seat.table_id for seat in sat.values()]).exclude(
-        player=player).select_related("player")}
+        player=player).select_related("player__person")}  # the names shown (tournament.names)
     results = {(r.table_id, r.hand): r for r in HandResult.objects.filter(
         table__match_id__in=match_ids, is_current=True)}
     played = []

@@ -5,12 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.lookups import Exact
 from django.utils import timezone
 
 from scoring import seating
 from scoring.match import plays_extra_hands, team_totals
+from tournament import states
 from tournament.models import (
     Approval,
     HandResult,
@@ -21,9 +24,13 @@ from tournament.models import (
     Table,
     TableSeat,
     TableSignature,
+    TeamResult,
 )
 from tournament.prepared import prepared_rows
 from tournament.selectors.visibility import ResultView
+
+if TYPE_CHECKING:
+    from tournament.selectors.draw import RoundPlan
 
 # A match's state, read one way by the services and the pages ----------------------------
 
@@ -178,52 +185,71 @@ def _signed_seats(table: int):
 class MatchProgress:
     match: Match
     entered: int
-    approved: int
+    approved: int  # hands both players approved, both tables
     signatures: int
     hands: int
     tables: list[Table] = field(default_factory=list)  # by number
+    round_status: str = Round.Status.IN_PLAY
+    void: bool = False  # a team withdrew from the group stage: the result is cleared
 
     @property
     def state(self) -> str:
-        if self.match.forfeited_by_id is not None:
-            return "forfeited"  # decided by a default, without play or sign-off
-        if self.match.signed_off_at:
-            return "official"
-        if self.signatures == 4:
-            return "awaiting_sign_off"
-        if self.approved == 2 * self.hands:
-            return "awaiting_signatures"
-        if self.entered == 2 * self.hands and self.approved < self.entered:
-            return "awaiting_approval"
-        return "playing"
+        """A code of ``tournament.states``."""
+        to_enter = seating.TABLES_PER_MATCH * self.hands
+        return states.match_state(
+            round_status=self.round_status, forfeited=self.match.forfeited_by_id is not None,
+            void=self.void, signed_off=self.match.signed_off_at is not None,
+            entered=self.entered, to_enter=to_enter, all_approved=self.approved >= to_enter,
+            signatures=self.signatures)
+
+    @property
+    def state_word(self) -> str:
+        return states.word(self.state)
 
 
-def round_progress(round_: Round) -> list[MatchProgress]:
-    """Every match of a round with its counts, in a fixed number of queries."""
-    matches = list(round_.matches.select_related("home", "away").order_by("number"))
-    # The tables in one query, grouped here: a prefetch makes a query set of each match's
-    # tables, a tenth of the page's time in a round of 256 matches.
-    tables: dict[int, list[Table]] = {}
-    for table in Table.objects.filter(round=round_).order_by("number"):
-        tables.setdefault(table.match_id, []).append(table)
-    # Counted by the database, a row a match (or a fully approved result), not a row a hand.
-    entered = dict(HandResult.objects.filter(table__round=round_, is_current=True).order_by()
-                   .values("table__match_id").annotate(n=Count("id"))
-                   .values_list("table__match_id", "n"))
-    approvals: dict[int, int] = {}
-    for match_id, _result, _n in (
-            Approval.objects.filter(result__table__round=round_, result__is_current=True)
-            .order_by().values("result__table__match_id", "result_id")
-            .annotate(n=Count("id")).filter(n=2)
-            .values_list("result__table__match_id", "result_id", "n")):
-        approvals[match_id] = approvals.get(match_id, 0) + 1
+def round_progress(round_: Round, *, plan: RoundPlan | None = None) -> list[MatchProgress]:
+    """Every match of a round with its counts, in a fixed number of queries. ``plan``: the
+    round's draw, read already (``selectors.draw.round_plan``): its matches, their teams and
+    tables are not read again."""
+    tables: dict[int, list[Table]] = {}  # match → its tables, by number
+    if plan is None:
+        # Whether a team's withdrawal voided the match comes with the match's row.
+        matches = list(round_.matches.select_related("home", "away").order_by("number")
+                       .annotate(void=Exists(TeamResult.objects.filter(match=OuterRef("pk"),
+                                                                       void=True))))
+        void = {m.pk for m in matches if m.void}
+        # The tables in one query, grouped here: a prefetch makes a query set of each
+        # match's tables, a tenth of the page's time in a round of 256 matches.
+        for table in Table.objects.filter(round=round_).order_by("number"):
+            tables.setdefault(table.match_id, []).append(table)
+    else:
+        matches = [match_plan.match for match_plan in plan.matches]
+        void = set(TeamResult.objects.filter(match__round=round_, void=True).order_by()
+                   .values_list("match_id", flat=True))
+        for match_plan in plan.matches:
+            tables[match_plan.match.pk] = sorted((t.table for t in match_plan.tables),
+                                                 key=lambda table: table.number)
+    # Counted by the database, a row a match, not a row a hand: its current results, and
+    # those both seats approved (a seat approves a result once: the constraint
+    # approval_once), counted for each result by the index of its approvals.
+    approvals = (Approval.objects.filter(result=OuterRef("pk")).order_by().values("result")
+                 .annotate(n=Count("*")).values("n"))
+    entered: dict[int, int] = {}
+    approved: dict[int, int] = {}
+    for match_id, n, both in (
+            HandResult.objects.filter(table__round=round_, is_current=True).order_by()
+            .values("table__match_id")
+            .annotate(n=Count("id"), both=Count("id", filter=Exact(Subquery(approvals), 2)))
+            .values_list("table__match_id", "n", "both")):
+        entered[match_id], approved[match_id] = n, both
     signatures = dict(TableSignature.objects.filter(table__round=round_).order_by()
                       .values("table__match_id").annotate(n=Count("id"))
                       .values_list("table__match_id", "n"))
     return [MatchProgress(match=m, entered=entered.get(m.pk, 0),
-                          approved=approvals.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
+                          approved=approved.get(m.pk, 0), signatures=signatures.get(m.pk, 0),
                           hands=round_.hands_per_match + m.extra_hands,
-                          tables=tables.get(m.pk, [])) for m in matches]
+                          tables=tables.get(m.pk, []), round_status=round_.status,
+                          void=m.pk in void) for m in matches]
 
 
 @dataclass(frozen=True)

@@ -5,19 +5,23 @@ After a correction on the last day of a 512-team event, one round's 512 rows of 
 changed; reading and pairing all of them again was most of the standings' time
 (docs/benchmarks.md). So each process keeps, per stage, the records of each round with
 the round's *digest*: the number of its rows and the sum of a 64-bit hash of each row's
-version and of its match's version (PostgreSQL's ``xmin`` and ``cmin``: the transaction
-and the command that wrote the row as it is now). Any write of a row or of its match, by
-any process, gives it a new version, so a round whose digest is unchanged has the very
-rows it had; only the rounds whose digest moved are read again. Exact, whichever service
-or door wrote the rows and in whatever order transactions commit; a rolled-back write
-leaves the old versions, hence the old digest. (Two different sets of versions with the
-same sum of hashes are a 2**-64 chance.)
+revision (``TeamResult.revision``: a number from one sequence that PostgreSQL gives the row
+at each write, and again when its match's home team or forfeit changes; migration 0026).
+Any write of a row or of what it reads of its match, by any process and any door, gives it
+a number never given before, so a round whose digest is unchanged has the very rows it
+had; only the rounds whose digest moved are read again. Exact whichever service or door
+wrote the rows and in whatever order transactions commit (a sum, not a largest number: a
+transaction that took its number earlier may commit later); a rolled-back write leaves the
+old revisions, hence the old digest. (Two different sets of revisions with the same sum of
+hashes are a 2**-64 chance.) The digests come from an index on (round, revision): about a
+millisecond for 7,680 rows, where hashing each row's ``xmin`` and its match's took nine.
 
 SQLite has no row versions: there every read reads every row, as before.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -25,12 +29,12 @@ from django.db import connection
 from django.db.models.expressions import RawSQL
 
 from scoring.standings import AWAY, HOME, ByeRecord, MatchRecord
-from tournament.models import Match, TeamResult
-from tournament.selectors.row_versions import row_version
+from tournament.models import TeamResult
 
 # (stage, official_only) → what was read; the least recently read is dropped first.
 KEPT_STAGES = 16
 _kept: OrderedDict[tuple[int, bool], _Kept] = OrderedDict()
+_lock = threading.Lock()  # a worker of threads (serve's default) reads in several at once
 
 _ROW = ("round_id", "team_id", "match_id", "match__home_id", "match__forfeited_by_id",
         "outcome", "small_points", "match_points", "gins", "provisional")
@@ -54,13 +58,16 @@ def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
     if connection.vendor != "postgresql" or not round_ids:
         return _records(_rows(round_ids), code, number_of, official_only)
     key = (stage_pk, official_only)
-    kept = _kept.get(key)
+    with _lock:
+        kept = _kept.get(key)
     if kept is None or kept.code != code or kept.number_of != number_of:
-        kept = _Kept(dict(code), dict(number_of), {})
+        rounds = {}
         changed = round_ids  # every round read, the digests come with the rows
     else:
+        # A copy: what another thread reads meanwhile is never changed under it.
+        rounds = dict(kept.rounds)
         digests = _digests(round_ids)
-        changed = [pk for pk in round_ids if kept.rounds.get(pk, (None,))[0] != digests.get(pk)]
+        changed = [pk for pk in round_ids if rounds.get(pk, (None,))[0] != digests.get(pk)]
     if changed:
         by_round: dict[int, list[tuple]] = {pk: [] for pk in changed}
         sums: dict[int, tuple[int, int]] = {}
@@ -70,23 +77,22 @@ def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
             sums[row[0]] = (count + 1, total + row[-1])
         for pk in changed:
             matches, byes = _records(by_round[pk], code, number_of, official_only)
-            kept.rounds[pk] = (sums.get(pk), matches, byes)
-    _kept[key] = kept
-    _kept.move_to_end(key)
-    while len(_kept) > KEPT_STAGES:
-        _kept.popitem(last=False)
-    return ([record for pk in round_ids for record in kept.rounds[pk][1]],
-            [record for pk in round_ids for record in kept.rounds[pk][2]])
+            rounds[pk] = (sums.get(pk), matches, byes)
+    kept = _Kept(dict(code), dict(number_of), rounds)
+    with _lock:
+        _kept[key] = kept
+        _kept.move_to_end(key)
+        while len(_kept) > KEPT_STAGES:
+            _kept.popitem(last=False)
+    return ([record for pk in round_ids for record in rounds[pk][1]],
+            [record for pk in round_ids for record in rounds[pk][2]])
 
 
-# A row's version and its match's, hashed (PostgreSQL: the transaction and the command
-# that wrote each as it is now); the digest of a round is the number of its rows and the
-# sum of these.
+# A row's revision, hashed; the digest of a round is the number of its rows and the sum of
+# these.
 def _version_sql() -> str:
-    results, matches = (connection.ops.quote_name(model._meta.db_table)
-                        for model in (TeamResult, Match))
-    return (f"hashtextextended({results}.id || ':' || {row_version(results)} || ':' "
-            f"|| COALESCE({row_version(matches)}, ''), 0)")
+    results = connection.ops.quote_name(TeamResult._meta.db_table)
+    return f"hashint8extended({results}.revision, 0)"
 
 
 def _rows(round_ids: list[int], *, versions: bool = False) -> list[tuple]:
@@ -97,23 +103,19 @@ def _rows(round_ids: list[int], *, versions: bool = False) -> list[tuple]:
     rows = TeamResult.objects.filter(round_id__in=round_ids).order_by()
     if not versions:
         return list(rows.values_list(*_ROW, "void"))
-    # The match is joined for its home team already (a LEFT JOIN: a bye has none), so its
-    # version comes from the same join.
     return list(rows.annotate(version=RawSQL(_version_sql(), ()))
                 .values_list(*_ROW, "void", "version"))
 
 
 def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """round → (rows, the sum of their versions' hashes), for the rounds that have rows."""
-    results, matches = (connection.ops.quote_name(model._meta.db_table)
-                        for model in (TeamResult, Match))
+    """round → (rows, the sum of their revisions' hashes), for the rounds that have rows
+    (from the index on round and revision alone)."""
+    results = connection.ops.quote_name(TeamResult._meta.db_table)
     places = ", ".join(["%s"] * len(round_ids))
     with connection.cursor() as cursor:
         cursor.execute(f"""
-            SELECT {results}.round_id, COUNT(*), SUM({_version_sql()})
-            FROM {results} LEFT JOIN {matches} ON {matches}.id = {results}.match_id
-            WHERE {results}.round_id IN ({places})
-            GROUP BY {results}.round_id""", round_ids)
+            SELECT round_id, COUNT(*), SUM({_version_sql()}) FROM {results}
+            WHERE round_id IN ({places}) GROUP BY round_id""", round_ids)
         return {round_id: (count, int(total)) for round_id, count, total in cursor.fetchall()}
 
 

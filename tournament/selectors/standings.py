@@ -105,7 +105,7 @@ class StageStandings:
 
     @property
     def title(self) -> str:
-        return f"{self.stage.name} · {self.group}" if self.group else self.stage.name
+        return f"{self.stage.shown_name} · {self.group}" if self.group else self.stage.shown_name
 
     def lots(self) -> list[StandingsLine]:
         """The lines placed above the next team by the drawing of lots."""
@@ -225,8 +225,11 @@ def rank(data: StageData, *, group: Group | None = None, after_round: int | None
     chain: teams still tied keep their entry order (the Swiss pairing's order)."""
     entries = [e for e in data.entries if group is None or e.group_id == group.pk]
     team_of = {e.team.code: e.team for e in entries}
-    members = set(team_of)
-    matches = [m for m in data.matches if m.home in members and m.away in members]
+    if group is None:
+        matches = data.matches  # every match of the stage is among its teams
+    else:
+        members = set(team_of)
+        matches = [m for m in data.matches if m.home in members and m.away in members]
     withdrawn = [e.team for e in entries if e.team_id in data.withdrawn]
     tiebreaks = [t for t in data.tiebreaks if lots or t != LOTS]
     rows = standings([e.team.code for e in entries], matches, byes=data.byes,

@@ -123,13 +123,14 @@ def seat_holders(round_ids: Iterable[int] = (), *, match_ids: Iterable[int] = ()
     teams: dict[int, Team] = {}
     players: dict[int, Player] = {}
     for seat, match_id, position, player_id, player_name, number, reserve, team_id, code, \
-            name in seats.values_list(
+            name, other_name in seats.values_list(
                 "seat", "table__match_id", "table__position", "player_id", "player__name",
                 "player__number", "player__is_reserve", "player__team_id",
-                "player__team__code", "player__team__name"):
+                "player__team__code", "player__team__name", "player__team__other_name"):
         team = teams.get(team_id)
         if team is None:
-            team = teams[team_id] = _partial(Team, id=team_id, name=name, code=code)
+            team = teams[team_id] = _partial(Team, id=team_id, name=name, code=code,
+                                             other_name=other_name)
         player = players.get(player_id)
         if player is None:
             player = players[player_id] = _partial(Player, id=player_id, team_id=team_id,

@@ -22,6 +22,7 @@ from tournament.models import (
 from tournament.permissions import Perm, require
 from tournament.prepared import insert, prepared_rows
 from tournament.services.base import Actor, ServiceError, Stale, audit
+from tournament.services.events import within_table
 from tournament.services.hands import HandEntry
 from tournament.services.locking import lock
 from tournament.services.pins import check_pin, counts_wrong_pins
@@ -78,7 +79,8 @@ def approve_version(actor: Actor, table: Table, hand: int, seat: int, *, version
                                    recorded_by=actor.user, request_token=request_token))
         audit(actor, tournament, "result.approve", table=table.pk, hand=hand,
               match=table.match_id, seat=seat, version=result.version,
-              table_number=table.number)
+              table_number=table.number, **within_table(
+                  table, tournament, approved_by_both=lambda: result.approvals.count() >= 2))
     return approval
 
 
@@ -194,7 +196,8 @@ def sign_table(actor: Actor, table: Table, seat: int, *, pin: str | None = None,
         signature = insert(TableSignature(table=table, seat=seat, method=method,
                                           recorded_by=actor.user, request_token=request_token))
         audit(actor, tournament, "result.sign", table=table.pk, match=table.match_id,
-              seat=seat, table_number=table.number)
+              seat=seat, table_number=table.number,
+              **within_table(table, tournament))
     return signature
 
 

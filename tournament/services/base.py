@@ -9,7 +9,7 @@ from django.conf import settings
 
 from tournament.models import AuditEntry, Tournament
 from tournament.prepared import insert
-from tournament.services.events import announce_change
+from tournament.services.events import announce_change, audited
 
 
 class ServiceError(Exception):
@@ -59,16 +59,20 @@ class Actor:
 
 def audit(
     actor: Actor, tournament: Tournament | None, action: str, *, announce: bool = True,
-    **data: Any
+    within_round: int | None = None, within_match: int | None = None, **data: Any
 ) -> AuditEntry:
     """Write one audit entry; call it inside the service's transaction. The entry keeps
     the action and the data, which hold every name and number its sentence needs: the
     sentence is written when it is shown, in the reader's language
     (``tournament.audit_wording``, one wording for each action). Once the transaction
     commits, the change is announced (the public pages are built again), unless
-    ``announce`` is False: an entry that changes nothing the public sees (an export)."""
+    ``announce`` is False: an entry that changes nothing the public sees (an export).
+    ``within_round`` (and ``within_match``): the change touched that round's (that match's)
+    results alone, so the public pages of the other rounds (matches) stay as they are
+    (``services.events.within_table``, ``public_cache``)."""
     if announce:
-        announce_change(tournament.slug if tournament is not None else None)
+        announce_change(tournament.slug if tournament is not None else None, within_round,
+                        within_match)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     entry = insert(AuditEntry(
         tournament=tournament,
@@ -78,6 +82,9 @@ def audit(
         data=data,
         ip_address=actor.ip,
     ))
+    # In this transaction: a change that can move a rated event's ratings marks them out
+    # of date (services.ratings listens; they are recomputed once it commits).
+    audited.send(sender=None, tournament=tournament, action=action)
     if getattr(settings, "AUDIT_WORDING_CHECK", False):  # the test suite: every new entry
         from tournament.audit_wording import check_wording
 

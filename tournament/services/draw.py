@@ -290,7 +290,8 @@ def generate_round(actor: Actor, stage: Stage, *, expected_number: int | None = 
                 # The round keeps the rules it is drawn under (RULES.md: settings apply
                 # to the rounds drawn after a change, never to one already drawn).
                 round_ = Round.objects.create(stage=stage, number=number,
-                                              rule_settings=stage.tournament.rules.to_dict())
+                                              rule_settings=stage.tournament.rules.to_dict(),
+                                              planned_minutes=stage.tournament.round_minutes)
                 _save_draw(round_, draw)
                 draw.notes += forfeit_drawn_matches(round_)
         except IntegrityError:

@@ -24,6 +24,7 @@ from tournament.prepared import delete, insert, prepared_rows, update
 from tournament.selectors.results import is_correction
 from tournament.services.base import Actor, ServiceError, Stale, audit
 from tournament.services.cards import box_conflict
+from tournament.services.events import within_table
 from tournament.services.hands import HandEntry, score_entry, seat_points
 from tournament.services.locking import checkpoint, lock
 from tournament.services.request_tokens import TokenReused
@@ -144,7 +145,11 @@ def record_hand_result(
               table=table.pk, hand=hand, version=result.version, match=match.pk,
               table_number=table.number, entry=asdict(entry),
               before=asdict(HandEntry.of(current)) if current is not None else None,
-              score=_explained(score, round_.rules), reason=reason, cleared=cleared)
+              score=_explained(score, round_.rules), reason=reason, cleared=cleared,
+              # A correction after sign-off reopens the match: every page built again.
+              **({} if correcting else within_table(
+                  table, tournament, approved_by_both=lambda: current is not None
+                  and current.approvals.count() >= 2)))
     return result
 
 

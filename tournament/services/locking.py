@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from django.db import OperationalError, models, transaction
 from django.utils.translation import gettext
 
-from tournament.models import Match, Player, Round, Table, Tournament
+from tournament.models import Match, Player, RatingState, Round, Table, Tournament
 from tournament.prepared import prepared_rows
 from tournament.services.base import ServiceError
 
@@ -51,6 +51,9 @@ _ORDER: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
     ("matches", Match, ("round__stage__tournament", "home", "away")),
     ("tables", Table, ("match__round__stage__tournament", "match__home", "match__away")),
     ("players", Player, ("team__tournament",)),
+    # The one row of the ratings (models/ratings.py): last, since a service that changes a
+    # rated event's results marks the ratings out of date at the end of its transaction.
+    ("ratings", RatingState, ()),
 )
 # kind → (the field naming its parent, the parent's kind)
 _PARENT = {"matches": ("round", "rounds"), "tables": ("match", "matches")}
@@ -65,6 +68,7 @@ class Locked:
     matches: dict[int, Match] = field(default_factory=dict)
     tables: dict[int, Table] = field(default_factory=dict)
     players: dict[int, Player] = field(default_factory=dict)
+    ratings: dict[int, RatingState] = field(default_factory=dict)
 
     def one(self, kind: str):
         """The only row of a kind (for a service that locked one)."""
@@ -80,7 +84,7 @@ def _pk(item) -> int:
 
 def lock(*, tournaments: Iterable[Tournament | int] = (), rounds: Iterable[Round | int] = (),
          matches: Iterable[Match | int] = (), tables: Iterable[Table | int] = (),
-         players: Iterable[Player | int] = ()) -> Locked:
+         players: Iterable[Player | int] = (), ratings: bool = False) -> Locked:
     """Lock these rows (models or primary keys) with SELECT … FOR UPDATE, in the one order,
     for the rest of the caller's transaction; returns them freshly read."""
     connection = transaction.get_connection()
@@ -88,7 +92,8 @@ def lock(*, tournaments: Iterable[Tournament | int] = (), rounds: Iterable[Round
         raise RuntimeError("row locks are taken inside the service's transaction "
                            "(transaction.atomic()), never outside one")
     wanted = {"tournaments": tournaments, "rounds": rounds, "matches": matches,
-              "tables": tables, "players": players}
+              "tables": tables, "players": players,
+              "ratings": [RatingState.ONLY] if ratings else []}
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             # For the rest of this transaction: a lock not granted by then is refused.

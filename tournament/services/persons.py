@@ -161,3 +161,17 @@ def unlink_player(actor: Actor, player: Player) -> Person:
               announce=False)
         drop_if_alone(before.pk)
     return player.person
+
+
+def set_hidden(actor: Actor, person: Person, hidden: bool) -> Person:
+    """Keep a person off the public lists and profiles, or show them again (a superuser);
+    their results stay in their events."""
+    _superuser(actor)
+    with transaction.atomic():
+        person = Person.objects.select_for_update().get(pk=person.pk)
+        if person.hidden != hidden:
+            person.hidden = hidden
+            person.save(update_fields=["hidden"])
+            audit(actor, None, "person.hide", person=person.pk, person_name=person.name,
+                  hidden=hidden)
+    return person

@@ -60,16 +60,13 @@ def qualification_settings(
 
 
 def create_stage(
-    actor: Actor, tournament: Tournament, *, name: str, kind: str,
+    actor: Actor, tournament: Tournament, *, name: str, kind: str, other_name: str = "",
     swiss_rounds: int | None = None, third_place_match: bool = False,
     qualify_from: Stage | int | None = None, qualifiers_per_group: int | None = None,
     extra_qualifiers: int | None = 0,
 ) -> Stage:
     require(actor.user, tournament, Perm.MANAGE_ROUNDS)
-    try:
-        name = clean_text(name, label=gettext_lazy("stage name"), max_length=60, required=True)
-    except ValueError as error:
-        raise ServiceError(str(error)) from None
+    name, other_name = _clean_names(name, other_name)
     if kind not in Stage.Kind.values:
         raise ServiceError(gettext("unknown kind of stage %(kind)r") % {"kind": kind})
     if kind == Stage.Kind.SWISS and not swiss_rounds:
@@ -85,7 +82,8 @@ def create_stage(
         try:
             with transaction.atomic():
                 stage = Stage.objects.create(
-                    tournament=tournament, name=name, kind=kind, order=order,
+                    tournament=tournament, name=name, other_name=other_name, kind=kind,
+                    order=order,
                     swiss_rounds=swiss_rounds,
                     third_place_match=third_place_match and kind == Stage.Kind.KNOCKOUT,
                     qualify_from=source, qualifiers_per_group=per_group,
@@ -97,6 +95,38 @@ def create_stage(
         audit(actor, tournament, "stage.create", stage=stage.pk, stage_name=stage.name,
               kind=stage.kind, source_name=source.name if source else None,
               per_group=per_group, extra=extra)
+    return stage
+
+
+def _clean_names(name: str, other_name: str) -> tuple[str, str]:
+    try:
+        return (
+            clean_text(name, label=gettext_lazy("stage name"), max_length=60, required=True),
+            clean_text(other_name, label=gettext_lazy("stage name in the other script"),
+                       max_length=60, required=False))
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+
+
+def rename_stage(actor: Actor, stage: Stage, *, name: str, other_name: str = "") -> Stage:
+    """Change a stage's name and its name in the other script (tournament.names): what the
+    pages, the printouts and the downloads call it from now on."""
+    require(actor.user, stage.tournament, Perm.MANAGE_ROUNDS)
+    name, other_name = _clean_names(name, other_name)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        before = [stage.name, stage.other_name]
+        if before == [name, other_name]:
+            return stage
+        stage.name, stage.other_name = name, other_name
+        try:
+            with transaction.atomic():
+                stage.save(update_fields=["name", "other_name"])
+        except IntegrityError:
+            raise ServiceError(gettext("there is already a stage called %(name)r")
+                               % {"name": name}) from None
+        audit(actor, stage.tournament, "stage.rename", stage=stage.pk, stage_name=name,
+              before=before, after=[name, other_name])
     return stage
 
 

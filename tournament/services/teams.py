@@ -20,12 +20,12 @@ from tournament.services.text import clean_text, parse_whole_number
 
 # The fields of one team as a form or a CSV row gives them (docs/formats.md).
 TEAM_FIELDS = (
-    "code", "name", "country", "seed",
+    "code", "name", "other_name", "country", "seed",
     "player1", "player1_id", "player2", "player2_id", "reserve", "reserve_id",
 )
 REQUIRED_TEAM_FIELDS = ("code", "name", "player1", "player2")
 _MAX_LENGTH = {
-    "code": 10, "name": 100, "country": 100, "seed": 6,
+    "code": 10, "name": 100, "other_name": 100, "country": 100, "seed": 6,
     "player1": 100, "player2": 100, "reserve": 100,
     "player1_id": 30, "player2_id": 30, "reserve_id": 30,
 }
@@ -45,6 +45,7 @@ class TeamEntry:
     seed: int | None
     players: tuple[PlayerEntry, PlayerEntry]
     reserve: PlayerEntry | None
+    other_name: str = ""  # the name in the other script (tournament.names)
 
     @property
     def everyone(self) -> list[PlayerEntry]:
@@ -108,14 +109,15 @@ def parse_team_entry(raw: Mapping[str, str | None]) -> TeamEntry:
             PlayerEntry(values["player1"], values["player1_id"]),
             PlayerEntry(values["player2"], values["player2_id"]),
         ),
-        reserve=reserve,
+        reserve=reserve, other_name=values["other_name"],
     )
 
 
 def team_entry_fields(team: Team) -> dict[str, str]:
     """A stored team as the raw fields ``parse_team_entry`` reads (for edit forms)."""
     by_number = {p.number: p for p in team.players.all()}
-    fields = {"code": team.code, "name": team.name, "country": team.country,
+    fields = {"code": team.code, "name": team.name, "other_name": team.other_name,
+              "country": team.country,
               "seed": "" if team.seed is None else str(team.seed)}
     for number, key in ((1, "player1"), (2, "player2"), (3, "reserve")):
         player = by_number.get(number)
@@ -236,7 +238,7 @@ def insert_team(tournament: Tournament, entry: TeamEntry,
         with transaction.atomic():
             team = Team.objects.create(
                 tournament=tournament, code=entry.code, name=entry.name,
-                country=entry.country, seed=entry.seed,
+                other_name=entry.other_name, country=entry.country, seed=entry.seed,
             )
             linked = _save_players(team, entry)
     except IntegrityError:
@@ -259,6 +261,7 @@ def update_team(actor: Actor, team: Team, entry: TeamEntry) -> Team:
         try:
             with transaction.atomic():
                 team.code, team.name = entry.code, entry.name
+                team.other_name = entry.other_name
                 team.country, team.seed = entry.country, entry.seed
                 team.save()
                 links = _save_players(team, entry)

@@ -12,13 +12,34 @@ from tournament.permissions import Perm, can_create_tournament, forget_cached_ro
 from tournament.services.base import Actor, ServiceError, audit
 from tournament.services.deals import make_key
 from tournament.services.persons import drop_if_alone
+from tournament.services.text import clean_text
 
 # Fields a director edits on the settings page; everything else has its own service.
 EDITABLE_FIELDS = (
-    "name", "slug", "starts_on", "ends_on", "venue", "federation", "time_zone", "status",
-    "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", *Tournament.RULE_FIELDS,
-    "tiebreak_order", *Tournament.PUBLIC_FIELDS,
+    "name", "other_name", "slug", "starts_on", "ends_on", "venue", "federation", "time_zone",
+    "status",
+    "approvals_need_pin", "pin_attempts", "pin_lockout_minutes", "round_minutes",
+    *Tournament.RULE_FIELDS, "tiebreak_order", *Tournament.PUBLIC_FIELDS,
 )
+
+
+def _clean_names(values: dict) -> dict:
+    """The name and the name in the other script checked as every name is
+    (``services.text``): no NUL, control or invisible character, within the length."""
+    errors = {}
+    for field in ("name", "other_name"):
+        if field in values:
+            model_field = Tournament._meta.get_field(field)
+            try:
+                values[field] = clean_text(
+                    values[field], label=model_field.verbose_name,
+                    max_length=model_field.max_length, required=not model_field.blank)
+            except ValueError as error:
+                errors[field] = [str(error)]
+    if errors:
+        raise ServiceError("; ".join(m for ms in errors.values() for m in ms),
+                           field_errors=errors)
+    return values
 
 
 def _validated(tournament: Tournament) -> None:
@@ -38,7 +59,7 @@ def create_tournament(actor: Actor, **values) -> Tournament:
     unknown = set(values) - set(EDITABLE_FIELDS)
     if unknown:
         raise ServiceError(f"unknown tournament fields: {', '.join(sorted(unknown))}")
-    tournament = Tournament(**values)
+    tournament = Tournament(**_clean_names(values))
     _validated(tournament)
     try:
         with transaction.atomic():
@@ -65,6 +86,7 @@ def update_tournament(actor: Actor, tournament: Tournament, **values) -> Tournam
     unknown = set(values) - set(EDITABLE_FIELDS)
     if unknown:
         raise ServiceError(f"unknown tournament fields: {', '.join(sorted(unknown))}")
+    values = _clean_names(values)
     try:
         with transaction.atomic():
             locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -124,6 +146,10 @@ def delete_tournament(actor: Actor, tournament: Tournament, *, confirm_name: str
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         demo = is_demo(locked)
         played = tournament_has_results(locked)
+        if locked.rated and not actor.user.is_superuser:
+            # Deleting it would take its results out of the ratings: a superuser's call.
+            raise ServiceError(_("This event counts for the ratings: only a superuser can "
+                                 "delete it, or take it out of the ratings first."))
         if not demo and played and confirm_name.strip() != locked.name:
             message = _("Type the tournament's name, %(name)s, to delete it with its "
                         "results.") % {"name": locked.name}

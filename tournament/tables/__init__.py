@@ -3,6 +3,7 @@ views import them from here."""
 
 from tournament.tables.cells import minus_signs, team_cell
 from tournament.tables.export import BYTE_ORDER_MARK, SpreadsheetExport
+from tournament.tables.persons import MasterPointsTable, RatingListTable, person_rows
 from tournament.tables.plain import PlainRows
 from tournament.tables.players import FieldTable, IndividualTable, field_rows, individual_rows
 from tournament.tables.rankings import FinalRankingTable, RankingTable, final_rows, ranking_rows
@@ -28,9 +29,11 @@ __all__ = [
     "FieldTable",
     "FinalRankingTable",
     "IndividualTable",
+    "MasterPointsTable",
     "PlainRows",
     "QualificationTable",
     "RankingTable",
+    "RatingListTable",
     "SeedTable",
     "SpreadsheetExport",
     "StaffTable",
@@ -42,6 +45,7 @@ __all__ = [
     "final_rows",
     "individual_rows",
     "minus_signs",
+    "person_rows",
     "ranking_rows",
     "standings_rows",
     "team_cell",

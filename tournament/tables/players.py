@@ -98,7 +98,7 @@ def individual_rows(standings) -> list[dict]:
     return [{
         "rank": row.rank, "player": row.player.name,
         "federation_id": row.player.federation_id, "team_code": row.team.code,
-        "team_name": row.team.name, "hands": row.line.hands, "points": row.line.points,
+        "team_name": row.team.shown_name, "hands": row.line.hands, "points": row.line.points,
         "per_hand": row.per_hand, "gins": row.line.gins, "big_gins": row.line.big_gins,
         "knocks": row.line.knocks, "undercuts_won": row.line.undercuts_won,
         "undercuts_suffered": row.line.undercuts_suffered,
@@ -182,7 +182,7 @@ def field_rows(standings) -> list[dict]:
     """The rows of a ``selectors.field.FieldStandings`` for ``FieldTable``."""
     return [{
         "rank": row.rank, "player": row.player.name, "team_code": row.team.code,
-        "team_name": row.team.name, "hands": row.line.hands, "per_hand": row.per_hand,
+        "team_name": row.team.shown_name, "hands": row.line.hands, "per_hand": row.per_hand,
         "against_field": row.against_field, "dealer_hands": row.line.dealer_hands,
         "dealer_against_field": row.dealer_against_field if row.line.dealer_hands else None,
         "non_dealer_hands": row.line.non_dealer_hands,

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import TeamRanked, team_cell
+from tournament.tables.cells import TeamRanked, team_cell, team_names
 from tournament.tables.plain import PlainRows
 
 
@@ -21,6 +21,8 @@ class FinalRankingTable(TeamRanked, PlainRows, tables.Table):
                          attrs={"td": {"class": "team"}})
     code = tables.Column(verbose_name=_("Code"), visible=False)
     name = tables.Column(verbose_name=_("Team"), visible=False)
+    other_name = tables.Column(verbose_name=_("Team name in the other script"), visible=False,
+                               default="")
     how = tables.Column(verbose_name=_("Decided by"), attrs={"td": {"class": "how"}})
     before = tables.Column(verbose_name=_("Stage before"), default="",
                            attrs={"td": {"class": "detail"}})
@@ -33,6 +35,7 @@ class FinalRankingTable(TeamRanked, PlainRows, tables.Table):
         orderable = False
         template_name = "includes/plain_table.html"
         attrs = {"class": "standings final-ranking"}
+        sequence = ("...", "other_name")  # last: a download's columns keep their places
 
 
 
@@ -43,7 +46,7 @@ def final_rows(ranking) -> list[dict]:
         before = row.before
         rows.append({
             "place": row.place or row.open_places, "code": row.team.code,
-            "name": row.team.name,
+            **team_names(row.team),
             "how": row.how, "before": before.where if before else "",
             "match_points": before.match_points if before else None,
             "small_points": before.small_points if before else None,
@@ -65,12 +68,15 @@ class RankingTable(PlainRows, tables.Table):
                          attrs={"td": {"class": "team"}})
     code = tables.Column(verbose_name=_("Code"), visible=False)
     name = tables.Column(verbose_name=_("Team"), visible=False)
+    other_name = tables.Column(verbose_name=_("Team name in the other script"), visible=False,
+                               default="")
     label = tables.Column(verbose_name=_("Decided by"), attrs={"td": {"class": "how"}})
 
     class Meta:
         orderable = False
         template_name = "includes/plain_table.html"
         attrs = {"class": "standings final-ranking"}
+        sequence = ("...", "other_name")  # last: a download's columns keep their places
         row_attrs = {"class": lambda record: record["row_class"]}
 
     def __init__(self, *args, caption=None, **kwargs):
@@ -87,10 +93,10 @@ class RankingTable(PlainRows, tables.Table):
         return value
 
     def render_team(self, record):
+        cell = team_cell(record["code"], record["name"], record.get("other_name", ""))
         if record.get("url"):
-            return format_html('<a href="{}">{}</a>', record["url"],
-                               team_cell(record["code"], record["name"]))
-        return team_cell(record["code"], record["name"])
+            return format_html('<a href="{}">{}</a>', record["url"], cell)
+        return cell
 
 
 def ranking_rows(ranking, url_of=None) -> list[dict]:
@@ -98,7 +104,7 @@ def ranking_rows(ranking, url_of=None) -> list[dict]:
     page, if linked)."""
     return [{
         "place": row.place if row.place is not None else "", "open": row.open_places,
-        "code": row.team.code, "name": row.team.name, "label": row.label,
+        "code": row.team.code, **team_names(row.team), "label": row.label,
         "url": url_of(row.team) if url_of else "",
         "row_class": " ".join(filter(None, [
             f"place-{row.place}" if row.place is not None and row.place <= 3 else "",

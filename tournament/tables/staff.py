@@ -2,12 +2,14 @@
 models, rendered by django-tables2 as it is)."""
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament import names
 from tournament.models import AuditEntry, StaffRole, Team, Tournament
 
 
@@ -15,7 +17,8 @@ class TournamentTable(tables.Table):
     caption = _("Tournaments")
     caption_hidden = True
     stacked = True  # a card per row on a phone
-    name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")])
+    name = tables.LinkColumn("director:dashboard", args=[tables.A("slug")],
+                             text=lambda record: record.shown_name)
 
     class Meta:
         model = Tournament
@@ -40,6 +43,12 @@ class TeamTable(tables.Table):
         order_by = ("seed", "name")
         attrs = {"class": "stack"}
 
+    def render_name(self, record):
+        return names.both_names_html(record)
+
+    def value_name(self, record):
+        return record.shown_name
+
     def render_players(self, record):
         return ", ".join(
             f"{p.name} ({_('reserve')})" if p.is_reserve else p.name
@@ -48,13 +57,13 @@ class TeamTable(tables.Table):
 
 
 class DirectorTeamTable(TeamTable):
-    name = tables.LinkColumn(
-        "director:team_edit", args=[tables.A("tournament__slug"), tables.A("pk")],
-        verbose_name=_("Team"),
-    )
-
     class Meta(TeamTable.Meta):
         pass
+
+    def render_name(self, record):
+        return format_html('<a href="{}">{}</a>', reverse(
+            "director:team_edit", args=[record.tournament.slug, record.pk]),
+            names.both_names_html(record))
 
 
 class ActionsColumn(tables.TemplateColumn):

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.cells import TeamRanked, minus_signs, team_cell
+from tournament.tables.cells import TeamRanked, minus_signs, team_cell, team_names
 from tournament.tables.plain import PlainRows
 from tournament.templatetags.scores import signed
 from tournament.wording import separation_text, tiebreak_name
@@ -25,6 +25,8 @@ class StandingsTable(TeamRanked, PlainRows, tables.Table):
     group = tables.Column(verbose_name=_("Group"), visible=False)
     code = tables.Column(verbose_name=_("Code"), visible=False)
     name = tables.Column(verbose_name=_("Team"), visible=False)
+    other_name = tables.Column(verbose_name=_("Team name in the other script"), visible=False,
+                               default="")
     # data-label: the short name a phone shows before the value (site.css).
     played = tables.Column(verbose_name=_("Played"),
                            attrs={"td": {"class": "num detail played",
@@ -55,6 +57,8 @@ class StandingsTable(TeamRanked, PlainRows, tables.Table):
         orderable = False
         template_name = "includes/plain_table.html"
         attrs = {"class": "standings"}
+        # The name in the other script last: a download's columns keep their places.
+        sequence = ("...", "other_name")
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
 
     def render_provisional(self, value):
@@ -93,9 +97,9 @@ def standings_rows(table) -> list[dict]:
         totals = line.totals
         deducted = []
         if totals.penalty_match_points:
-            deducted.append(f"−{totals.penalty_match_points} mp")
+            deducted.append(_("−%(n)s mp") % {"n": totals.penalty_match_points})
         if totals.penalty_small_points:
-            deducted.append(f"−{totals.penalty_small_points} sp")
+            deducted.append(_("−%(n)s sp") % {"n": totals.penalty_small_points})
         if line.separation is not None:
             separation = separation_text(line.separation)
         elif line.tied_with_next:
@@ -103,7 +107,7 @@ def standings_rows(table) -> list[dict]:
         else:
             separation = ""
         rows.append({
-            "rank": line.rank, "code": line.team.code, "name": line.team.name,
+            "rank": line.rank, "code": line.team.code, **team_names(line.team),
             "group": table.group.name if table.group else "",
             "played": line.played, "match_points": line.match_points,
             "small_points": line.small_points, "wins": line.wins, "gins": line.gins,
@@ -127,7 +131,7 @@ class QualificationTable(StandingsTable):
                          attrs={"td": {"class": "num strong detail seed", "data-label": _("Seed")}})
 
     class Meta(StandingsTable.Meta):
-        sequence = ("seed", "rank", "...")
+        sequence = ("seed", "rank", "...", "other_name")
         row_attrs = {"class": lambda record: "qualified" if record.get("seed") else ""}
 
 
@@ -160,7 +164,7 @@ class SeedTable(tables.Table):
         attrs = {"class": "standings seeds"}
 
     def render_team(self, record):
-        return team_cell(record.team.code, record.team.name)
+        return team_cell(record.team.code, record.team.shown_name)
 
     def render_where(self, record, value):
         if record.extra:

@@ -35,6 +35,9 @@ def draw_rows(plan: RoundPlan, slug: str, *, entry_links: bool = False,
     lineup_word = escape(gettext("line-up"))
     deals = gettext("deals hands %(hands)s")
     rows = []
+    # Each text escaped once: a team's code at its two tables, the hands dealt at all 512.
+    codes: dict[int, str] = {}
+    dealt: dict[str, str] = {}
     for table in plan.tables:
         number = str(table.number)
         if table_url is not None:
@@ -42,20 +45,28 @@ def draw_rows(plan: RoundPlan, slug: str, *, entry_links: bool = False,
         match = table.match
         group = (f' <span class="muted">{escape(match.group.name)}</span>'
                  if match.group_id else "")
+        first = table.position == 1
         cells = []
         for seat, hands in table.seats_with_deals:
-            link = (f'\n        <a class="small-link" href="{lineup_url[0]}{seat.team.pk}'
+            team = seat.team
+            code = codes.get(team.pk)
+            if code is None:
+                code = codes[team.pk] = escape(team.code)
+            deals_text = dealt.get(hands)
+            if deals_text is None:
+                deals_text = dealt[hands] = escape(deals % {"hands": hands})
+            link = (f'\n        <a class="small-link" href="{lineup_url[0]}{team.pk}'
                     f'{lineup_url[1]}">{lineup_word}</a>'
-                    if lineup_url is not None and table.position == 1 else "")
+                    if lineup_url is not None and first else "")
             player = seat.player
             name = (escape(player.name) + (reserve if player.is_reserve else "")
                     if player is not None else "")
             cells.append(
                 f'<td data-label="{seat_labels[seat.seat]}">\n'
-                f'        <span class="team-code">{escape(seat.team.code)}</span> {name}\n'
-                f'        <small class="muted deals">{escape(deals % {"hands": hands})}'
+                f'        <span class="team-code">{code}</span> {name}\n'
+                f'        <small class="muted deals">{deals_text}'
                 f'</small>{link}\n      </td>')
-        start = ' class="match-start"' if table.position == 1 else ""
+        start = ' class="match-start"' if first else ""
         rows.append(f'\n    <tr{start}>\n      <td class="num"><strong>{number}</strong></td>\n'
                     f'      <td class="num" data-label="{match_label}">{match.number}{group}'
                     f'</td>\n      {"".join(cells)}\n    </tr>')

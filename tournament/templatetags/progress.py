@@ -4,7 +4,8 @@
 
 Written by the template engine row by row, these lists of 256 matches (and hundreds of far
 results) were most of the two pages' time (docs/benchmarks.md, issue 28). The words and
-the addresses are worked out once per list here; the states are ``MatchProgress.state``.
+the addresses are worked out once per list here; the states are ``MatchProgress.state``,
+their words ``tournament.states``'.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
+from tournament import states
 from tournament.models import Round
 from tournament.selectors.anomalies import FarResult
 from tournament.selectors.results import MatchProgress
@@ -24,10 +26,11 @@ from tournament.templatetags.scores import match_score
 register = template.Library()
 
 
-def _score_or_teams(p: MatchProgress) -> str:
-    """The official score line of the match, else its two teams' codes."""
+def _score_or_teams(p: MatchProgress, state: str) -> str:
+    """The official score line of the match, else its two teams' codes (``state``: the
+    match's, worked out once a row)."""
     match = p.match
-    if p.state == "official":
+    if state == states.OFFICIAL:
         return match_score(match)
     return (f'<span class="team-code">{escape(match.home.code)}</span> – '
             f'<span class="team-code">{escape(match.away.code)}</span>')
@@ -40,85 +43,71 @@ def _forfeited(p: MatchProgress, words: str) -> str:
     return escape(words % {"team": code})
 
 
-def _correcting_class(p: MatchProgress, closed: bool) -> str:
-    """A match neither official nor forfeited in a closed round is being corrected."""
-    return " state-correcting" if closed and p.state not in ("official", "forfeited") else ""
+def _state(p: MatchProgress, state: str, words: dict[str, str], forfeited: str) -> str:
+    """The word of the match's state (``state``, of ``tournament.states``), escaped; a
+    forfeit names the team that defaulted."""
+    if state == states.FORFEITED:
+        return _forfeited(p, forfeited)
+    return words[state]
+
+
+def _words() -> tuple[dict[str, str], str]:
+    """Every state's word and "forfeited by …", translated and escaped once per list."""
+    return ({code: escape(state.word) for code, state in states.MATCH_STATES.items()},
+            gettext("forfeited by %(team)s"))
 
 
 @register.simple_tag
 def match_states(progress: list[MatchProgress], round_: Round, slug: str) -> SafeString:
     """An ``<li>`` for each match: a link to its page, its official score (or its two
-    teams) and its state; a match not official in a closed round is being corrected."""
+    teams) and the word of its state."""
     match_url = url_around("director:match_page", slug)
-    closed = round_.status == Round.Status.CLOSED
-    official = escape(gettext("official"))
-    correcting = escape(gettext("being corrected (provisional)"))
-    correcting = f"<strong>{correcting}</strong>"
-    provisional = escape(gettext("provisional"))
-    forfeited, match_word = gettext("forfeited by %(team)s"), gettext("Match %(n)s")
+    words, forfeited = _words()
+    match_word = gettext("Match %(n)s")
     items = []
     for p in progress:
-        match = p.match
-        if p.state == "forfeited":
-            state = _forfeited(p, forfeited)
-        elif p.state == "official":
-            state = official
-        else:
-            state = correcting if closed else provisional
+        match, state = p.match, p.state
         number = escape(match_word % {"n": match.number})
         items.append(
-            f'<li class="state-{p.state}{_correcting_class(p, closed)}">\n'
+            f'<li class="state-{state}">\n'
             f'    <a href="{match_url[0]}{match.pk}{match_url[1]}">{number}</a>\n'
-            f'    <span class="result">{_score_or_teams(p)}</span>\n'
-            f'    <span class="state">{state}</span>\n  </li>')
+            f'    <span class="result">{_score_or_teams(p, state)}</span>\n'
+            f'    <span class="state">{_state(p, state, words, forfeited)}</span>\n  </li>')
     return SafeString("".join(items))
 
 
-# The words of a match's state on the progress page, by MatchProgress.state.
-_PROGRESS_WORDS = {
-    "awaiting_sign_off": gettext_noop("awaiting sign-off"),
-    "awaiting_signatures": gettext_noop("awaiting signatures"),
-    "awaiting_approval": gettext_noop("awaiting approval"),
-    "playing": gettext_noop("playing"),
-}
+# Shown in bold on the progress page: what is decided, or needs a referee.
+_STRONG = (states.OFFICIAL, states.FORFEITED, states.CORRECTING)
 
 
 @register.simple_tag
 def progress_rows(progress: list[MatchProgress], round_: Round, slug: str) -> SafeString:
-    """A ``<tr>`` for each match of the progress page: a link to its page, its state, its
-    score (or its two teams) with links to its tables' entry screens, and its hands
-    entered, approved and signatures."""
+    """A ``<tr>`` for each match of the progress page: a link to its page, the word of its
+    state, its score (or its two teams) with links to its tables' entry screens, and its
+    hands entered, approved and signatures."""
     match_url = url_around("director:match_page", slug)
     table_url = url_around("director:table_entry", slug)
-    closed = round_.status == Round.Status.CLOSED
-    official = escape(gettext("official"))
-    official = f"<strong>{official}</strong>"
-    correcting = escape(gettext("being corrected (provisional)"))
-    correcting = f"<strong>{correcting}</strong> · "
-    words = {state: escape(gettext(word)) for state, word in _PROGRESS_WORDS.items()}
+    words, forfeited = _words()
     entered, approved = escape(gettext("entered")), escape(gettext("approved"))
     signed = escape(gettext("signed"))
-    table_word, forfeited = gettext("table %(n)s"), gettext("forfeited by %(team)s")
+    table_word = gettext("table %(n)s")
     match_word = gettext("Match %(n)s")
     rows = []
     for p in progress:
-        match = p.match
-        if p.state == "forfeited":
-            state = f"<strong>{_forfeited(p, forfeited)}</strong>"
-        elif p.state == "official":
-            state = official
-        else:
-            state = (correcting if closed else "") + words[p.state]
+        match, code = p.match, p.state
+        state = _state(p, code, words, forfeited)
+        if code in _STRONG:
+            state = f"<strong>{state}</strong>"
         tables = " · ".join(
             f'<a href="{table_url[0]}{table.pk}{table_url[1]}">'
             f'{escape(table_word % {"n": table.number})}</a>' for table in p.tables)
         label = escape(match_word % {"n": match.number})
         rows.append(
-            f'<tr class="state-{p.state}{_correcting_class(p, closed)}">\n'
+            f'<tr class="state-{code}">\n'
             f'    <td class="num match-no"><a href="{match_url[0]}{match.pk}{match_url[1]}" '
             f'aria-label="{label}">{match.number}</a></td>\n'
             f'    <td class="state">{state}</td>\n'
-            f'    <td class="teams">{_score_or_teams(p)} '
+            f'    <td class="teams">{_score_or_teams(p, code)} '
             f'<span class="muted tables">{tables}</span></td>\n'
             f'    <td class="num" data-label="{entered}">{p.entered} / {2 * p.hands}</td>\n'
             f'    <td class="num" data-label="{approved}">{p.approved} / {2 * p.hands}</td>'

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import template
-from django.utils.html import escape, format_html
+from django.utils.html import escape
+from django.utils.safestring import SafeString
 
 from scoring.match import match_points, winner
 from scoring.seating import Side
@@ -78,13 +79,14 @@ def match_score(match) -> str:
     score = score_line(match)
     if score is None:
         return ""
-
-    def team(code: str, side: str) -> str:
-        return format_html("<strong>{}</strong>", code) if score.winner == side else escape(code)
-
-    return format_html('<span class="match-score">{} {} : {} {}, {}</span>',
-                       team(score.home, "home"), score.home_total, score.away_total,
-                       team(score.away, "away"), score.points)
+    # Joined from escaped texts rather than by format_html: a round's pages write 256.
+    home, away = escape(score.home), escape(score.away)
+    if score.winner == "home":
+        home = f"<strong>{home}</strong>"
+    elif score.winner == "away":
+        away = f"<strong>{away}</strong>"
+    return SafeString(f'<span class="match-score">{home} {escape(score.home_total)} : '
+                      f'{escape(score.away_total)} {away}, {escape(score.points)}</span>')
 
 
 @register.filter

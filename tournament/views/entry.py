@@ -15,9 +15,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.clock import clock_view
 from tournament.forms import HandResultForm
 from tournament.models import Match, Player, Round, Table
 from tournament.pdf.base import paper_asked
@@ -27,8 +29,10 @@ from tournament.prepared import prepared_rows
 from tournament.queue_keys import queue_key, queue_name
 from tournament.selectors.anomalies import conflicts_shown, result_anomalies
 from tournament.selectors.audit import match_history
+from tournament.selectors.clock import tables_still_playing
 from tournament.selectors.devices import round_bindings, round_tables, scorer_accounts
 from tournament.selectors.draw import match_plan, round_plan
+from tournament.selectors.match_states import state_of_match
 from tournament.selectors.penalties import match_penalties
 from tournament.selectors.results import (
     is_correction,
@@ -300,7 +304,7 @@ def match_page(request, tournament, pk):
     return render(request, "entry/match.html", {
         "tournament": tournament, "match": match, "plan": plan, "sheets": sheets,
         "history": history, "may_sign_off": may_sign_off, "forfeited_by": forfeited_by,
-        "may_record_penalty": may_record_penalty,
+        "may_record_penalty": may_record_penalty, "state": state_of_match(match),
         "penalties": match_penalties(match) if may_record_penalty else [],
         "shows_score": not any(sheet.hides_some for _table, sheet in sheets),
         # "(false knock at 23)" explained below the tables, when a result shown says it.
@@ -361,7 +365,14 @@ def round_progress_page(request, tournament, pk):
     devices = {} if request.htmx or not referee else {
         "bindings": round_bindings(round_), "scorers": scorer_accounts(round_),
         "tables": round_tables(round_)}
+    now = timezone.now()
+    clock = clock_view(round_, now)
+    timing = {"clock": clock, "may_run_clock": round_.status == Round.Status.IN_PLAY
+              and has_perm(request.user, tournament, Perm.MANAGE_ROUNDS),
+              "late_tables": [t for t in tables_still_playing(round_, now) if t.up]
+              if clock is not None and clock.seconds_left <= 0 else []}
     return render(request, template, {"tournament": tournament, "round": round_, **devices,
+                                      **timing,
                                       "progress": progress, "pin_alerts": pin_alerts(round_),
                                       "may_close": may_close,
                                       "may_lift_pin_locks": referee,

@@ -45,6 +45,9 @@ def endpoint_urls(client, tournament, event) -> dict[str, list[str]]:
         "stage_id": [event.stage.pk],
         # A Swiss stage has no groups: the group table is walked on a group stage below.
         "group_id": list(event.stage.groups.values_list("pk", flat=True)),
+        # The persons behind the players (issue 55): their profiles, by person id.
+        "person_id": list(Player.objects.filter(team__tournament=tournament)
+                          .order_by("pk").values_list("person_id", flat=True)),
     }
     urls: dict[str, list[str]] = {}
     for path, operations in schema(client)["paths"].items():
@@ -122,8 +125,11 @@ def test_a_closed_rounds_box_has_its_cards(client, tournament, event):
 SWITCHED = {
     "public_standings": ["/standings", "/final-ranking"],
     "public_results": ["/matches/", "/boxes"],
-    "public_players": ["/individual", "/players"],
+    "public_players": ["/individual", "/players", "/persons/"],
 }
+# The site's lists of persons (issue 55): an event in set-up or with its players' switch
+# off only leaves its persons out of them.
+SITE_LISTS = ("/api/tournaments", "/api/persons", "/api/ratings")
 
 
 def test_a_tournament_in_set_up_is_404_everywhere_even_for_its_staff(
@@ -135,13 +141,16 @@ def test_a_tournament_in_set_up_is_404_everywhere_even_for_its_staff(
     listed = client.get("/api/tournaments").json()
     assert listed["count"] == 0 and listed["items"] == []
     visited = 0
+    for path in SITE_LISTS[1:]:
+        assert client.get(path).json()["count"] == 0
     for path, found in urls.items():
-        if path == "/api/tournaments":
+        if path in SITE_LISTS:
             continue
         for url in found:
             response = client.get(url)
             assert response.status_code == 404, url
-            assert response.json() == {"detail": "no such tournament"}
+            assert response.json() == {"detail": "no such person" if "/persons/" in path
+                                       else "no such tournament"}
             visited += 1
     assert visited > 45
 
@@ -155,7 +164,10 @@ def test_a_switch_turned_off_hides_its_endpoints(client, tournament, event, swit
         for url in urls:
             response = client.get(url)
             assert response.status_code == (404 if hidden else 200), (switch, url)
-            if hidden:
+            if hidden and "/persons/" in path:
+                # A profile with no event shown: nothing says the person played anywhere.
+                assert response.json() == {"detail": "no such person"}
+            elif hidden:
                 assert switch.replace("_", " ") in response.json()["detail"]
 
 

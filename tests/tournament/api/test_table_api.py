@@ -39,6 +39,8 @@ def test_a_device_session_reads_enters_approves_and_signs(devices):
     assert shown.status_code == 200 and "no-store" in shown["Cache-Control"]
     state = shown.json()
     assert state["number"] == 1 and state["hands"][0]["result"] is None
+    # The table's state, in the pages' words (tournament.states), at each step.
+    assert (state["status"], state["status_word"]) == ("waiting", "not started")
     answer = post(me, f"/api/tables/{table.pk}/hands/1", {
         "figures": {"outcome": "knock", "declarer_seat": 1, "declarer_deadwood": 4,
                     "opponent_deadwood": 12},
@@ -47,12 +49,14 @@ def test_a_device_session_reads_enters_approves_and_signs(devices):
     hand = answer.json()["hands"][0]["result"]
     assert (hand["version"], hand["seat1_points"], hand["explanation"]) == (
         1, 23, "Knock 4 vs 12: 15 + 8 = 23")
+    assert answer.json()["status_word"] == "awaiting approval"
     for seat in (1, 2):
         answer = post(me, f"/api/tables/{table.pk}/hands/1/approvals", {
             "seat": seat, "version": 1, "request_token": str(uuid.uuid4())})
         assert answer.status_code == 201, answer.content
     state = answer.json()
     assert state["ready_to_sign"] and state["hands"][0]["result"]["approved_by"] == [1, 2]
+    assert state["status"] == "awaiting_signatures"
     token = str(uuid.uuid4())
     for seat in (1, 2):
         answer = post(me, f"/api/tables/{table.pk}/signatures", {
@@ -60,6 +64,7 @@ def test_a_device_session_reads_enters_approves_and_signs(devices):
             "request_token": token if seat == 1 else str(uuid.uuid4())})
         assert answer.status_code == 201, answer.content
     assert answer.json()["signed"] == [1, 2]
+    assert answer.json()["status"] == "awaiting_sign_off"  # done: the referee's turn
     # The first signature sent again (its token): the same answer, nothing twice.
     again = post(me, f"/api/tables/{table.pk}/signatures", {
         "seat": 1, "revision": state["revision"], "request_token": token})

@@ -53,6 +53,9 @@ def public_addresses(tournament) -> dict[str, str]:
         "round_export": [slug, closed.pk, "csv"], "travellers_export": [slug, closed.pk, "csv"],
         "traveller_export": [slug, closed.pk, deal.pk, "xlsx"],
         "penalties_export": [slug, "csv"],
+        # The persons across events (issue 55): the site's, not the tournament's.
+        "persons": [], "person": [player.person_id], "master_points": [],
+        "persons_export": ["csv"], "master_points_export": ["xlsx"],
     }
     return {name: reverse(f"public:{name}", args=values) for name, values in args.items()}
 
@@ -67,7 +70,7 @@ def api_addresses(tournament) -> list[str]:
         f"/api/tournaments/{slug}/stages/{stage.pk}/standings",
         f"/api/tournaments/{slug}/rounds/{closed.pk}/boxes",
         f"/api/tournaments/{slug}/teams", f"/api/tournaments/{slug}/players",
-        "/api/openapi.json", "/api/docs",
+        "/api/openapi.json", "/api/docs", "/api/persons", "/api/ratings",
     ]
 
 

@@ -232,11 +232,18 @@ def walked(live_demo, django_db_blocker):
         director.force_login(get_user_model().objects.create_superuser(
             "reader", "reader@example.org", "a-Long-pass-123"))
         knockout = live_demo.stages.get(kind=Stage.Kind.KNOCKOUT)
-        # Pages no link leads to from the walk's start (a bookmark, a printout).
+        groups = live_demo.stages.get(kind=Stage.Kind.GROUPS)
+        penalize_in_match_points(groups)
+        # Pages no link leads to from the walk's start (a bookmark, a printout); the
+        # group stage's standings, whose penalties column has match and small points.
         with translation.override("zh-hans"):
             unlinked = [reverse(name, args=args) for name, args in (
                 ("director:standings", [SLUG]), ("director:standings_check", [SLUG]),
                 ("director:bracket_pdf", [SLUG, knockout.pk]),
+                ("director:stage_standings", [SLUG, groups.pk]),
+                ("director:standings_download", [SLUG, groups.pk, "pdf"]),
+                ("public:stage_standings", [SLUG, groups.pk]),
+                ("public:stage_standings_export", [SLUG, groups.pk, "xlsx"]),
                 ("public:standings_export", [SLUG, "csv"]),
                 ("public:standings_export", [SLUG, "xlsx"]))]
             home, event = reverse("public:home"), reverse("public:tournament", args=[SLUG])
@@ -247,13 +254,27 @@ def walked(live_demo, django_db_blocker):
     return read, names
 
 
+def penalize_in_match_points(groups: Stage) -> None:
+    """A match-points penalty beside the demo's small-points one (GER, −20): the standings'
+    penalties column then holds both units."""
+    from tournament.services import Actor
+    from tournament.services.penalties import record_penalty
+
+    referee = get_user_model().objects.get(username="reader")
+    team = groups.tournament.teams.get(code="GER")
+    round_ = groups.rounds.order_by("number").last()
+    record_penalty(Actor(user=referee, ip="10.0.0.1"), team=team, round=round_,
+                   kind="match_points", amount=1, reason="A late scorecard.")
+
+
 def typed_names(tournament: Tournament) -> re.Pattern:
     """What people typed and the pages show as they typed it (and the time zones' names),
     as one pattern of whole words, longest first."""
     names = {tournament.name, tournament.venue, *get_user_model().objects.values_list(
         "username", flat=True)}
-    for model, fields in ((Team, ("name", "country")), (Player, ("name",)),
-                          (Stage, ("name",)), (Group, ("name",)), (Penalty, ("reason",))):
+    for model, fields in ((Team, ("name", "other_name", "country")), (Player, ("name",)),
+                          (Stage, ("name", "other_name")), (Group, ("name",)),
+                          (Penalty, ("reason",))):
         for values in model.objects.values_list(*fields):
             names.update(values)
     for zone in zoneinfo.available_timezones():
@@ -286,3 +307,50 @@ def test_no_english_message_in_chinese(walked):
             if english:
                 found.setdefault(url, []).append((text[:80], english))
     assert not found, "\n".join(f"{url}: {texts[:5]}" for url, texts in found.items())
+
+
+# Units, abbreviations and the time zones (issue 56) -------------------------------------
+
+# Latin words a Chinese page keeps: the names of formats and the language switch's own.
+KEPT_LATIN = {"PDF", "CSV", "XLSX", "English", "PIN", "IANA", "UTC"}
+LATIN_WORD = re.compile(r"(?<![\w/])[A-Za-z][A-Za-z'\u2019-]+")
+
+
+@pytest.mark.django_db
+def test_the_standings_with_penalties_hold_no_latin_word(walked):
+    """The standings of the group stage (GER: −1 mp, −20 sp), on the page, printed and
+    downloaded, in Chinese: every unit in Chinese, no Latin word but a typed name, a
+    team's code or a format's name."""
+    read, names = walked
+    codes = re.compile("|".join(map(re.escape, sorted(
+        Team.objects.values_list("code", flat=True), key=len, reverse=True))))
+    groups = Stage.objects.get(kind=Stage.Kind.GROUPS)
+    standings = {url: texts for url, (route, texts) in read.items()
+                 if f"/stages/{groups.pk}/" in url
+                 and route in ("public:stage_standings", "director:stage_standings",
+                               "director:standings_download",
+                               "public:stage_standings_export")}
+    assert {read[url][0] for url in standings} == {
+        "public:stage_standings", "director:stage_standings", "director:standings_download",
+        "public:stage_standings_export"}, sorted(standings)
+    for url, texts in standings.items():
+        if read[url][0] != "public:stage_standings_export":  # a download: numbers
+            text = "\n".join(texts)
+            assert re.search(r"[−-]1 积分", text) and re.search(r"[−-]20 小分", text), url
+        words = {word.strip("-'\u2019") for t in texts
+                 for word in LATIN_WORD.findall(names.sub(" ", codes.sub(" ", t)))}
+        latin = words - KEPT_LATIN
+        assert not latin, (url, sorted(latin))
+
+
+@pytest.mark.django_db
+def test_the_time_zones_are_named_in_chinese(walked):
+    """The time zone field of the settings in Chinese: a zone whose place CLDR names in
+    Chinese shows that name (its IANA place beside it, as the finder reads it), never the
+    place alone in English."""
+    read, _names = walked
+    [texts] = [texts for route, texts in read.values() if route == "director:tournament_edit"]
+    options = set(texts)
+    assert {"上海\uff08Shanghai\uff09", "巴黎\uff08Paris\uff09", "纽约\uff08New York\uff09"
+            } <= options
+    assert not {"Shanghai", "Paris", "New York", "Buenos Aires"} & options

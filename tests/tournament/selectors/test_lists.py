@@ -97,14 +97,18 @@ def test_what_keeps_a_team_from_being_deleted(two_stages, make_team, tournament)
 def test_the_staff_lists(tournament, staff_user, make_team, django_assert_num_queries):
     staff_user(tournament, "referee", username="ref")
     staff_user(tournament, "scorer", username="li")
+    # The tables' devices by their numbers (issue 57): table-2 before table-10.
+    staff_user(tournament, "scorer", username="cup-table-10")
+    staff_user(tournament, "scorer", username="cup-table-2")
     make_team(tournament, code="CHN", name="China")
     with django_assert_num_queries(1):
         assert [(r.user.username, r.role) for r in staff_roles(tournament)] == [
-            ("ref", "referee"), ("li", "scorer")]
+            ("ref", "referee"), ("cup-table-2", "scorer"), ("cup-table-10", "scorer"),
+            ("li", "scorer")]
     # The user names are a subquery of the lock-out check: no query of their own.
     with django_assert_num_queries(0):
         usernames = staff_usernames(tournament)
-    assert sorted(usernames) == ["li", "ref"]
+    assert sorted(usernames) == ["cup-table-10", "cup-table-2", "li", "ref"]
     with django_assert_num_queries(2):
         assert [len(team.players.all()) for team in teams_with_players(tournament)] == [2]
 

@@ -8,10 +8,12 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
-from tournament.models import Match, Stage, Team, TeamResult
+from tests.tournament.views.public_event import enter
+from tournament.models import HandResult, Match, Stage, Table, Team, TeamResult
 from tournament.selectors import stage_results
 from tournament.selectors.standings import read_stage
 from tournament.services.draw import generate_round
+from tournament.services.hands import HandEntry
 from tournament.services.stages import create_stage, enter_teams
 from tournament.services.team_results import write_match_results
 
@@ -109,3 +111,43 @@ def test_codes_rounds_official_results_and_rolled_back_writes(swiss, tournament)
         same(swiss)
         TeamResult.objects.filter(pk=row.pk).update(small_points=200)
         assert any(200 in (m.home_small, m.away_small) for m in same(swiss).matches)
+
+
+def test_every_write_gives_a_result_row_a_revision_never_given_before(swiss):
+    """The database revises a row at each write, whatever the application wrote, and its
+    match's home team or forfeit revises both rows of the match (migration 0026)."""
+    def revisions():
+        return dict(TeamResult.objects.values_list("pk", "revision"))
+
+    before = revisions()
+    assert 0 not in before.values() and len(set(before.values())) == len(before)
+    row = TeamResult.objects.filter(match__isnull=False).order_by("pk").first()
+    TeamResult.objects.filter(pk=row.pk).update(revision=1, small_points=F("small_points"))
+    after = revisions()
+    assert after[row.pk] > max(before.values())
+    assert {pk: r for pk, r in after.items() if pk != row.pk} == {
+        pk: r for pk, r in before.items() if pk != row.pk}
+
+    match = row.match
+    Match.objects.filter(pk=match.pk).update(round_id=F("round_id"))  # nothing it reads
+    assert revisions() == after
+    Match.objects.filter(pk=match.pk).update(forfeited_by=match.away_id)
+    revised = revisions()
+    both = set(TeamResult.objects.filter(match=match).values_list("pk", flat=True))
+    assert len(both) == 2 and all(revised[pk] > max(after.values()) for pk in both)
+    assert {pk for pk in revised if revised[pk] != after[pk]} == both
+
+
+def test_every_write_gives_a_hand_a_revision_never_given_before(round_in_play, director_actor):
+    """A hand's revision too (what ``selectors.field_kept`` digests), whatever was written."""
+    round_ = round_in_play(4, hands=2)
+    for table in Table.objects.filter(round=round_):
+        enter(director_actor, table, 1, HandEntry("gin", 1, None, 20), approve=False)
+    revisions = dict(HandResult.objects.values_list("pk", "revision"))
+    assert len(revisions) == 4
+    assert 0 not in revisions.values() and len(set(revisions.values())) == 4
+    hand = HandResult.objects.order_by("pk").first()
+    HandResult.objects.filter(pk=hand.pk).update(revision=5, reason="checked")
+    after = dict(HandResult.objects.values_list("pk", "revision"))
+    assert after[hand.pk] > max(revisions.values())
+    assert {pk for pk in after if after[pk] != revisions[pk]} == {hand.pk}

@@ -187,7 +187,8 @@ def build_event(actor, tournament, make_team, *, teams=4, closed=2, open_round=T
     return event
 
 
-CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])\s?([♠♥♦♣]|[SHDC](?![a-z]))")
+# A card in the code notation is not part of a longer word: "JSON" names no jack of spades.
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])\s?([♠♥♦♣]|[SHDC](?![A-Za-z]))")
 SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 

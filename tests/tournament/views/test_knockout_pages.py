@@ -163,7 +163,7 @@ def page_places(client, slug):
 def csv_places(client, slug):
     response = client.get(reverse("public:final_ranking_export", args=[slug, "csv"]))
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["#", "Code", "Team", "Decided by"]
+    assert rows[0] == ["#", "Code", "Team", "Decided by", "Team name in the other script"]
     return [(int(row[0]) if row[0] else None, row[1]) for row in rows[1:]]
 
 
@@ -262,7 +262,8 @@ def test_a_group_stage_before_with_a_withdrawn_team(client, director, director_a
         "not_qualified", "not_qualified", "withdrawn"]
     answer = client.get(f"/api/tournaments/{tournament.slug}/final-ranking").json()
     assert answer["items"][0] == {
-        "place": 1, "team": {"id": field[0].pk, "code": "T1", "name": "Team 001"},
+        "place": 1, "team": {"id": field[0].pk, "code": "T1", "name": "Team 001",
+                             "other_name": "", "display_name": "Team 001"},
         "decided_by": "final_won", "round": None, "label": "won the final"}
     chinese = client.get(f"/api/tournaments/{tournament.slug}/final-ranking",
                          HTTP_ACCEPT_LANGUAGE="zh-Hans").json()

@@ -148,7 +148,7 @@ def test_final_ranking_page_and_downloads(director, tournament, event):
     response = director.get(url("final_ranking_download", tournament.slug, "csv"))
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["#", "Code", "Team", "Decided by", "Stage before", "Match points",
-                       "Small points"]
+                       "Small points", "Team name in the other script"]
     assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 9)]
     # Home wins every match: seed 1 beats seed 4, then seed 2 (who beat seed 3).
     assert [row[1] for row in rows[1:3]] == [seeds[0], seeds[1]]

@@ -24,7 +24,7 @@ from tournament.models import HandResult, Match, Player, Tournament
 from tournament.selectors.bulletin import bulletin_days
 
 # The JSON API has its own walk (tests/tournament/api/test_api.py).
-PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/", "api/")
+PUBLIC_SKIP = ("manage/", "admin/", "accounts/", "i18n/", "api/", "device/")  # device: the terminal
 
 
 def public_routes():
@@ -45,6 +45,9 @@ def values_for(route: str, tournament, event) -> dict:
     kind = route.split("<slug:slug>/")[-1].split("/")[0]
     pk = {"rounds": rounds, "matches": matches, "teams": [t.pk for t in event.teams],
           "players": players, "stages": [event.stage.pk]}.get(kind, rounds)
+    if route.startswith("persons/"):  # the persons across events (issue 55)
+        pk = list(Player.objects.filter(team__tournament=tournament)
+                  .values_list("person_id", flat=True))
     # The bulletin of the day of the closed rounds, which is the day of the round in play.
     days = [day.isoformat() for day in bulletin_days(tournament)] or ["2026-01-01"]
     return {"slug": [tournament.slug], "pk": pk, "group_pk": groups, "deal_pk": deals,
@@ -233,9 +236,15 @@ def test_a_tournament_in_set_up_shows_nothing(client, tournament, event, staff_u
     tournament.status = Tournament.Status.SETUP
     tournament.save()
     visited = 0
+    names = list(Player.objects.filter(team__tournament=tournament)
+                 .values_list("name", flat=True))
     for url in public_urls(tournament, event):
         if url == "/":
             assert tournament.name not in get_text(client, url)
+            continue
+        if url in ("/persons/", "/persons/master-points/"):  # the site's lists: not its
+            shown = get_text(client, url)
+            assert not [name for name in names if name in shown], url
             continue
         assert client.get(url).status_code == 404, url
         visited += 1

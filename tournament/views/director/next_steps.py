@@ -111,22 +111,22 @@ def _end_of_event_steps(tournament: Tournament, url) -> list[Step]:
 
 
 def _stage_step(stage: Stage, round_: Round | None, url) -> Step:
-    names = {"stage": stage.name}
+    names = {"stage": stage.shown_name}
     if round_ is None:
         if stage.teams < 2:
             return Step("stage", _("Enter the teams of %(stage)s.") % names,
-                        url("stage_detail", stage.pk), stage.name)
+                        url("stage_detail", stage.pk), stage.shown_name)
         return Step("stage", _("Draw round 1 of %(stage)s.") % names,
-                    url("stage_detail", stage.pk), stage.name)
+                    url("stage_detail", stage.pk), stage.shown_name)
     names["round"] = round_.label
     here = url("round_detail", round_.pk)
     if round_.status == Round.Status.DRAFT:
         return Step("round", _("Review and publish the draw of %(stage)s, %(round)s.") % names,
-                    here, f"{stage.name} · {round_.label}")
+                    here, f"{stage.shown_name} · {round_.label}")
     if round_.status == Round.Status.PUBLISHED:
         return Step("round", _("%(stage)s, %(round)s is published: make the deals, print the "
                                "cards, then start play.") % names,
-                    here, f"{stage.name} · {round_.label}")
+                    here, f"{stage.shown_name} · {round_.label}")
     if round_.status == Round.Status.IN_PLAY:
         still_open = len(open_matches(round_))
         if still_open:
@@ -140,6 +140,6 @@ def _stage_step(stage: Stage, round_: Round | None, url) -> Step:
                     url("round_close", round_.pk), _("Close %(round)s") % names)
     if stage.is_last_round(round_.number):
         return Step("stage", _("%(stage)s is complete.") % names,
-                    url("stage_detail", stage.pk), stage.name, done=True)
+                    url("stage_detail", stage.pk), stage.shown_name, done=True)
     return Step("stage", _("%(stage)s, %(round)s is closed: draw the next round.") % names,
-                url("stage_detail", stage.pk), stage.name)
+                url("stage_detail", stage.pk), stage.shown_name)

@@ -67,7 +67,7 @@ class PenaltyTable(tables.Table):
         return f"{date_format(moment)} {moment:%H:%M}"
 
     def render_round(self, record):
-        return f"{record.round.stage.name}, {record.round.label}"
+        return f"{record.round.stage.shown_name}, {record.round.label}"
 
     def render_kind(self, record):
         return penalty_words(record)
@@ -117,9 +117,9 @@ class PenaltyFilterForm(forms.Form):
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = public_rounds(tournament)
-        self.fields["round"].label_from_instance = lambda r: f"{r.stage.name}, {r.label}"
+        self.fields["round"].label_from_instance = lambda r: f"{r.stage.shown_name}, {r.label}"
         self.fields["team"].queryset = tournament.teams.order_by("code")
-        self.fields["team"].label_from_instance = lambda t: f"{t.code} · {t.name}"
+        self.fields["team"].label_from_instance = lambda t: f"{t.code} · {t.shown_name}"
         for field in self.fields.values():
             field.widget.attrs["data-submit-on-change"] = ""
 
@@ -185,7 +185,7 @@ class PenaltyForm(ServiceErrorsMixin, forms.Form):
         # What is offered: the round's teams, matches and players.
         offered = penalty_choices(tournament, round_, match)
         fields["team"].widget.choices = [("", "—")] + [
-            (t.pk, f"{t.code} · {t.name}") for t in offered.teams]
+            (t.pk, f"{t.code} · {t.shown_name}") for t in offered.teams]
         fields["match"].widget.choices = [("", "—")] + [
             (m.pk, _("match %(n)d: %(home)s – %(away)s") % {
                 "n": m.number, "home": m.home.code, "away": m.away.code})

@@ -96,7 +96,7 @@ def _score(effect: Effect, rows: dict[int, dict]) -> str:
 
 def effect_line(effect: Effect) -> Line:
     round_ = effect.round
-    where = f"{round_.stage.name}, {round_.label} · " + (
+    where = f"{round_.stage.shown_name}, {round_.label} · " + (
         _("match %(n)d (%(home)s – %(away)s)") % {
             "n": effect.match.number, "home": effect.match.home.code,
             "away": effect.match.away.code}
@@ -135,12 +135,13 @@ def later_lines(plan: PenaltyPlan) -> list[str]:
     for stage in plan.forfeits.withdrawn_from():
         sitting = [s for s in plan.sitting_out if s.stage.pk == stage.pk]
         lines.append(_("%(team)s is withdrawn from %(stage)s: it is left out of every round "
-                       "of the stage drawn from now on.") % {"team": team, "stage": stage.name}
+                       "of the stage drawn from now on.") % {
+                           "team": team, "stage": stage.shown_name}
                      if sitting else
                      _("%(team)s is withdrawn from %(stage)s; no round of the stage is left to "
-                       "draw.") % {"team": team, "stage": stage.name})
+                       "draw.") % {"team": team, "stage": stage.shown_name})
         for out in sitting:
-            values = {"stage": stage.name, "n": out.number, "team": team,
+            values = {"stage": stage.shown_name, "n": out.number, "team": team,
                       "other": out.team.code if out.team else ""}
             lines.append(
                 _("%(stage)s, Round %(n)d: %(other)s sits out (its scheduled opponent %(team)s "
@@ -159,7 +160,7 @@ def later_lines(plan: PenaltyPlan) -> list[str]:
         if plan.match is not None:
             other = (plan.match.away if plan.match.home_id == plan.team.pk
                      else plan.match.home).code
-        lines.append(words[what] % {"stage": stage.name, "team": team, "other": other})
+        lines.append(words[what] % {"stage": stage.shown_name, "team": team, "other": other})
     return lines
 
 

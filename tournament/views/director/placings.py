@@ -2,6 +2,7 @@
 (issue 11, item 5)."""
 
 from django.contrib import messages
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,6 +15,7 @@ from tournament.forms import QualificationForm
 from tournament.models import Stage
 from tournament.pdf.base import paper_asked
 from tournament.pdf.bracket import BracketDocument
+from tournament.pdf.ranking import Certificates, FinalRankingDocument
 from tournament.permissions import Perm, has_perm
 from tournament.selectors.bracket import read_bracket
 from tournament.selectors.event_ranking import event_ranking
@@ -68,7 +70,7 @@ def stage_seeding(request, tournament, pk):
             messages.error(request, error.message)
             return redirect("director:stage_seeding", tournament.slug, stage.pk)
         messages.success(request, _("%(stage)s seeded from the standings: %(n)d teams.") % {
-            "stage": stage.name, "n": len(entries)})
+            "stage": stage.shown_name, "n": len(entries)})
         return redirect("director:stage_detail", tournament.slug, stage.pk)
     return _seeding_page(request, tournament, stage)
 
@@ -103,8 +105,8 @@ def bracket_pdf(request, tournament, pk):
     paper_name = paper_asked(request)
     made = timezone.localtime()
     subtitle = _("%(tournament)s · as the public sees it on %(when)s") % {
-        "tournament": tournament.name, "when": date_format(made, "DATETIME_FORMAT")}
-    pdf = BracketDocument(bracket, title=_("Bracket: %(stage)s") % {"stage": stage.name},
+        "tournament": tournament.shown_name, "when": date_format(made, "DATETIME_FORMAT")}
+    pdf = BracketDocument(bracket, title=_("Bracket: %(stage)s") % {"stage": stage.shown_name},
                           subtitle=subtitle, paper_name=paper_name).render()
     response = HttpResponse(pdf, content_type="application/pdf")
     name = slugify(f"{tournament.slug}-{stage.name}-bracket") or "bracket"
@@ -135,11 +137,37 @@ def final_ranking_page(request, tournament):
 
 @staff_view(Perm.VIEW_STAFF_AREA)
 def final_ranking_download(request, tournament, kind):
-    if kind not in DOWNLOADS:
+    if kind not in (*DOWNLOADS, "pdf"):
         raise Http404("no such download")
     ranking = _ranking_for(request, tournament)
     if not ranking.is_final:
         raise Http404("the final ranking is not final yet")
+    if kind == "pdf":
+        return _pdf(FinalRankingDocument(_with_players(ranking),
+                                         paper_name=paper_asked(request)),
+                    f"{slugify(tournament.slug)}-final-ranking")
     export = SpreadsheetExport(kind, FinalRankingTable(final_rows(ranking)),
                                dataset_kwargs={"title": _("Final ranking")})
     return export.response(filename=f"{slugify(tournament.slug)}-final-ranking.{kind}")
+
+
+@staff_view(Perm.VIEW_STAFF_AREA)
+def certificates_pdf(request, tournament):
+    """A certificate for each team of the podium, once the final is decided."""
+    ranking = _ranking_for(request, tournament)
+    if not ranking.podium:
+        raise Http404("no podium yet")
+    return _pdf(Certificates(_with_players(ranking), paper_name=paper_asked(request)),
+                f"{slugify(tournament.slug)}-certificates")
+
+
+def _with_players(ranking):
+    """The ranking's teams with their players read in one query (the printouts list them)."""
+    prefetch_related_objects([row.team for row in ranking.rows], "players")
+    return ranking
+
+
+def _pdf(document, name: str) -> HttpResponse:
+    response = HttpResponse(document.render(), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response

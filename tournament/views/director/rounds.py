@@ -51,30 +51,35 @@ def round_detail(request, tournament, pk):
 
 
 def _render_round(request, tournament, round_, **extra):
-    previous = previous_round(round_)
+    draft = round_.status == Round.Status.DRAFT
+    # The round before is named only on a draft's page (publishing before it is finished).
+    previous = previous_round(round_) if draft else None
     played = round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED)
+    # The table devices' section is on the page of a round published or in play only.
+    devices = round_.status in (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
     still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
     withdrawn, sitting_out = left_out(round_)
+    plan = round_plan(round_)
     context = {
-        "tournament": tournament, "round": round_, "plan": round_plan(round_),
+        "tournament": tournament, "round": round_, "plan": plan,
         "withdrawn": withdrawn, "sitting_out": sitting_out,
         "previous": previous,
         "previous_open": previous is not None and bool(open_matches(previous)),
         "publish_form": PublishForm(),
         "swap_form": SwapForm(teams=round_teams(round_)),
         "is_latest": is_latest_round(round_),
-        # Every match and its state once play has started (official ones with the score).
-        "progress": round_progress(round_) if played else [],
+        # Every match and its state (official ones with the score): "not started" before
+        # play, as on every page (tournament.states). The draw's matches, read once.
+        "progress": round_progress(round_, plan=plan),
         # Boxes that favoured one seat strongly: a hint for the chief referee.
         "unbalanced": unbalanced_boxes(round_) if played else [],
         "open_matches": [match_label(m) for m in still_open],
         "may_close": round_.status == Round.Status.IN_PLAY and not still_open,
         # The draw is public, but nobody outside the staff sees it yet.
         "public_hidden": round_.is_public and tournament.status == Tournament.Status.SETUP,
-        "bindings": round_bindings(round_) if round_.status != Round.Status.DRAFT else [],
+        "bindings": round_bindings(round_) if devices else [],
         # Making the devices again asks first: the slips printed before stop working.
-        "issued_devices": issued_devices(round_) if round_.status in (
-            Round.Status.PUBLISHED, Round.Status.IN_PLAY) else [],
+        "issued_devices": issued_devices(round_) if devices else [],
         # "Start play" asks first when the boxes cannot come from this application.
         "has_deals": round_.status != Round.Status.PUBLISHED or has_deals(round_),
     }
@@ -147,7 +152,7 @@ def round_close(request, tournament, pk):
             "%(round)s closed. Its hand records are public; %(stage)s is complete.")
             if round_.stage.is_last_round(round_.number) else _(
             "%(round)s closed. Its hand records are public; the next round can be drawn."))
-            % {"round": round_.label, "stage": round_.stage.name})
+            % {"round": round_.label, "stage": round_.stage.shown_name})
         return redirect("director:round_detail", tournament.slug, round_.pk)
     still_open = open_matches(round_) if round_.status == Round.Status.IN_PLAY else []
     return render(request, "director/round_close.html", {

@@ -7,7 +7,13 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.pairing import snake_groups
-from tournament.forms import ManualGroupsForm, SeededTeamsForm, SnakeGroupsForm, StageForm
+from tournament.forms import (
+    ManualGroupsForm,
+    SeededTeamsForm,
+    SnakeGroupsForm,
+    StageForm,
+    StageNamesForm,
+)
 from tournament.models import Stage
 from tournament.permissions import Perm
 from tournament.selectors.bracket import read_bracket
@@ -15,7 +21,13 @@ from tournament.selectors.placings import qualification
 from tournament.selectors.rounds import stage_entries, stage_rounds, stages_with_rounds
 from tournament.services import Actor, ServiceError
 from tournament.services.draw import generate_round, next_round_number
-from tournament.services.stages import allot_groups, create_stage, enter_teams, teams_in_seed_order
+from tournament.services.stages import (
+    allot_groups,
+    create_stage,
+    enter_teams,
+    rename_stage,
+    teams_in_seed_order,
+)
 from tournament.views.access import staff_view
 from tournament.wording import rule_message
 
@@ -29,7 +41,7 @@ def stage_list(request, tournament):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
+            messages.success(request, _("Stage %(name)s created.") % {"name": stage.shown_name})
             return redirect("director:stage_detail", tournament.slug, stage.pk)
     stages = stages_with_rounds(tournament)
     return render(request, "director/stage_list.html", {
@@ -56,6 +68,8 @@ def _stage_context(request, tournament, stage, **forms):
         "manual_form": forms.get("manual_form") or ManualGroupsForm(
             tournament=tournament, initial={"groups": _groups_text(groups)}),
         "seeded_form": forms.get("seeded_form") or SeededTeamsForm(tournament=tournament),
+        "names_form": forms.get("names_form") or StageNamesForm(
+            initial={"name": stage.name, "other_name": stage.other_name}),
     }
     if stage.kind == Stage.Kind.KNOCKOUT:
         stage.tournament = tournament
@@ -113,6 +127,23 @@ def stage_groups(request, tournament, pk):
             messages.success(request, _("Groups saved."))
             return redirect("director:stage_detail", tournament.slug, stage.pk)
     return _stage_context(request, tournament, stage, manual_form=form)
+
+
+@staff_view(Perm.MANAGE_ROUNDS)
+@require_POST
+def stage_names(request, tournament, pk):
+    """Rename a stage: its name and its name in the other script."""
+    stage = get_object_or_404(tournament.stages, pk=pk)
+    form = StageNamesForm(request.POST)
+    if form.is_valid():
+        try:
+            rename_stage(Actor.from_request(request), stage, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("Names saved."))
+            return redirect("director:stage_detail", tournament.slug, stage.pk)
+    return _stage_context(request, tournament, stage, names_form=form)
 
 
 @staff_view(Perm.MANAGE_ROUNDS)

@@ -111,7 +111,7 @@ def overall_standings(request, tournament):
 
 
 def _title(stage, group, after) -> str:
-    name = f"{stage.name} · {group}" if group is not None else stage.name
+    name = f"{stage.shown_name} · {group}" if group is not None else stage.shown_name
     if after is not None:
         return _("Standings — %(stage)s after round %(n)d") % {"stage": name, "n": after}
     return _("Standings — %(stage)s") % {"stage": name}
@@ -145,7 +145,7 @@ def _pdf(request, tournament, tables: list[StageStandings], title: str, official
     note = _("official results only") if official_only else (
         _("provisional results included (*)") if any(t.provisional for t in tables)
         else _("official results"))
-    pdf = StandingsDocument(tables, title=title, subtitle=f"{tournament.name} · {note}",
+    pdf = StandingsDocument(tables, title=title, subtitle=f"{tournament.both_names} · {note}",
                             paper_name=paper_name).render()
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'

@@ -49,7 +49,7 @@ def team_create(request, tournament):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, _("Team %(name)s added.") % {"name": team.name})
+            messages.success(request, _("Team %(name)s added.") % {"name": team.shown_name})
             if "add_another" in request.POST:
                 return redirect("director:team_create", tournament.slug)
             return redirect("director:team_list", tournament.slug)
@@ -66,7 +66,7 @@ def team_edit(request, tournament, pk):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
+            messages.success(request, _("Team %(name)s saved.") % {"name": team.shown_name})
             return redirect("director:team_list", tournament.slug)
     return render(request, "director/team_form.html", {
         "tournament": tournament, "form": form, "team": team,
@@ -80,7 +80,7 @@ def _kept_because(team) -> str:
     entry = first_round_entry(team)
     if entry is not None:
         round_ = entry.round
-        names = {"name": team.name, "round": f"{round_.stage.name}, {round_.label}"}
+        names = {"name": team.shown_name, "round": f"{round_.stage.shown_name}, {round_.label}"}
         if round_.status in (Round.Status.IN_PLAY, Round.Status.CLOSED):
             return _("%(name)s has played (%(round)s): its results stay, so it cannot be "
                      "deleted.") % names
@@ -89,7 +89,7 @@ def _kept_because(team) -> str:
     stage = first_stage_name(team)
     if stage is not None:
         return _("%(name)s is entered in the stage %(stage)s, so it cannot be deleted. Take "
-                 "it out of the stage first.") % {"name": team.name, "stage": stage}
+                 "it out of the stage first.") % {"name": team.shown_name, "stage": stage}
     return ""
 
 
@@ -106,7 +106,7 @@ def team_delete(request, tournament, pk):
         except ServiceError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, _("Team %(name)s deleted.") % {"name": team.name})
+            messages.success(request, _("Team %(name)s deleted.") % {"name": team.shown_name})
         return redirect("director:team_list", tournament.slug)
     return render(request, "director/team_delete.html", {
         "tournament": tournament, "team": team, "kept_because": kept_because})

@@ -127,7 +127,7 @@ def tournament_delete(request, tournament):
             error = failure.message
         else:
             messages.success(request, _("Tournament %(name)s deleted.")
-                             % {"name": tournament.name})
+                             % {"name": tournament.shown_name})
             return redirect("director:home")
     return render(request, "director/tournament_delete.html", {
         "tournament": tournament, "demo": demo, "needs_name": needs_name, "error": error,

@@ -11,8 +11,8 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Tournament
-from tournament.public_cache import mark_public
+from tournament.models import Match, Round, Tournament
+from tournament.public_cache import mark_public, mark_round
 from tournament.views.access import public_tournament
 
 # (key, label, url name, the tournament's switch that must be on)
@@ -71,11 +71,18 @@ def public_nav(tournament: Tournament, path: str, active: str = "") -> list[dict
 
 
 def render_public(request, tournament: Tournament, template: str, context: dict, *,
-                  active: str = ""):
+                  active: str = "", of_round: Round | None = None,
+                  of_match: Match | None = None):
     """Render now (in the venue's time zone), ``active`` the current item of the
-    tournament's navigation (``public/page.html``)."""
-    return render(request, template, {"tournament": tournament, "nav_active": active,
-                                      **context})
+    tournament's navigation (``public/page.html``). ``of_round``: the page shows that
+    round alone (its draw, boxes), ``of_match`` too: that match alone, so the public cache
+    builds it again only when their results change, or anything but a round's results
+    (``public_cache.mark_round``)."""
+    response = render(request, template, {"tournament": tournament, "nav_active": active,
+                                          **context})
+    if of_round is not None:
+        mark_round(response, of_round.pk, of_match.pk if of_match is not None else None)
+    return response
 
 
 def int_param(request, name: str) -> int | None:

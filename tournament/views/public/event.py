@@ -138,14 +138,14 @@ def hand_records(request, tournament, pk):
             plan is not None and len(plan.tables) * boxes > MOST_RESULTS_ON_ONE_PAGE):
         return render_public(request, tournament, "public/hand_record_index.html", {
             "round": round_, "sets": _by_set(deals),
-        }, active="rounds")
+        }, active="rounds", of_round=round_)
     played = {} if plan is None else played_hands(
         round_, plan, deals if box is not None else None)
     return render_public(request, tournament, "public/hand_records.html", {
         "round": round_, "box": box is not None,
         "deals": [(deal, deal_from_text(deal.cards), played.get(deal.pk, []))
                   for deal in deals],
-    }, active="rounds")
+    }, active="rounds", of_round=round_)
 
 
 def _by_set(deals: list) -> list[tuple[int, list]]:

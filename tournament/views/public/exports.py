@@ -167,14 +167,6 @@ class RoundResultsTable(tables.Table):
         orderable = False
 
 
-STATES = {
-    "waiting": _("not started"), "playing": _("in play"),
-    "complete": _("every hand entered, awaiting sign-off"), "official": _("official"),
-    "correcting": _("being corrected"), "forfeited": _("forfeited"),
-    "void": _("void: a team withdrew from the stage"),
-}
-
-
 def _round(tournament, pk) -> Round:
     return get_object_or_404(
         Round.objects.select_related("stage").exclude(status=Round.Status.DRAFT),
@@ -193,15 +185,15 @@ def round_results_export(request, tournament, pk, kind):
     rows = []
     for line in round_lines(round_, views):
         match = line.match
-        state = str(STATES.get(line.state, line.state))
+        state = line.state_word  # the pages' word (tournament.states)
         if line.state == "playing":
             state = f"{state}: {line.entered}/{line.to_enter}"
         elif line.state == "forfeited" and line.forfeited_by is not None:
             state = f"{state}: {line.forfeited_by.code}"
         rows.append({
             "match": match.number, "group": match.group.name if match.group else "",
-            "home_code": match.home.code, "home": match.home.name,
-            "away_code": match.away.code, "away": match.away.name,
+            "home_code": match.home.code, "home": match.home.shown_name,
+            "away_code": match.away.code, "away": match.away.shown_name,
             "home_total": _plain(line.home_total if line.has_score else None),
             "away_total": _plain(line.away_total if line.has_score else None),
             "home_points": _plain(line.home_points if line.has_score else None),
@@ -333,10 +325,10 @@ class PenaltyTable(tables.Table):
 def penalties_export(request, tournament, kind):
     rows = [{
         "recorded": f"{timezone.localtime(p.recorded_at):%Y-%m-%d %H:%M}",
-        "team_code": p.team.code, "team": p.team.name,
+        "team_code": p.team.code, "team": p.team.shown_name,
         "player": p.player.name if p.player else "", "kind": p.get_kind_display(),
         "amount": _plain(p.amount or None), "minutes": _plain(p.minutes),
-        "stage": p.round.stage.name, "round": p.round.number,
+        "stage": p.round.stage.shown_name, "round": p.round.number,
         "match": p.match.number if p.match else "", "reason": p.reason,
         "undone": "" if p.is_active else _yes(),
         "undo_reason": "" if p.is_active else p.undo_reason,

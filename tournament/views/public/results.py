@@ -31,7 +31,8 @@ def round_draw(request, tournament, pk):
         context.update(
             lines=round_lines(round_, views), view=views.of(round_.pk),
             byes=round_byes(round_))
-    return render_public(request, tournament, "public/round.html", context, active="rounds")
+    return render_public(request, tournament, "public/round.html", context, active="rounds",
+                         of_round=round_)
 
 
 @public_page("public_results")
@@ -55,4 +56,4 @@ def match_page(request, tournament, pk):
                                 for hand in sheet.hands for cell in hand.tables),
         "penalties": [p for p in match_penalties(match) if p.is_active]
         if tournament.public_penalties else [],
-    }, active="rounds")
+    }, active="rounds", of_round=match.round, of_match=match)

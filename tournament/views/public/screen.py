@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.views.decorators.http import require_GET
 
+from tournament.clock import clock_view
 from tournament.models import Round
 from tournament.public_cache import cache_public
 from tournament.selectors.draw import round_plan
 from tournament.selectors.event_ranking import event_ranking
-from tournament.selectors.public import State, round_lines, tournament_views
+from tournament.selectors.public import round_lines, tournament_views
 from tournament.selectors.public_standings import public_standings
 from tournament.selectors.standings import last_stage_played
+from tournament.states import HAS_RESULTS
 from tournament.views.public.base import public_page, render_public
 from tournament.views.public.standings import begun_knockout
 
@@ -74,7 +76,8 @@ def screen_context(tournament) -> dict:
     whatever the size of the event)."""
     rounds, views = tournament_views(tournament)
     current, upcoming = _rounds(rounds)
-    context: dict = {"current": current, "upcoming": upcoming}
+    # The round clock's end time (no "now": a cached fragment stays right, clock.js counts).
+    context: dict = {"current": current, "upcoming": upcoming, "clock": clock_view(current)}
     knockout = begun_knockout(tournament, rounds) if tournament.public_standings else None
     if knockout is not None:
         # The knockout that ends the event: its bracket (the last rounds, from the round
@@ -89,7 +92,7 @@ def screen_context(tournament) -> dict:
                                          if r.slots <= SCREEN_BRACKET_SLOTS]
             context["held_back"] = tournament.public_results and any(
                 m.line is not None and not m.line.shown
-                and m.line.state in (State.PLAYING, State.COMPLETE, State.OFFICIAL)
+                and m.line.state in HAS_RESULTS
                 for r in ranking.bracket.rounds
                 for m in [*r.matches, *filter(None, [r.third_place])])
         return context
@@ -109,8 +112,7 @@ def screen_context(tournament) -> dict:
         context["provisional_scores"] = any(line.provisional for line in lines)
         # Scores the live-results rule (or the results switch) keeps back for now.
         context["held_back"] = tournament.public_results and any(
-            not line.shown and line.state in (
-            State.PLAYING, State.COMPLETE, State.OFFICIAL) for line in lines)
+            not line.shown and line.state in HAS_RESULTS for line in lines)
     if upcoming is not None:
         plan = round_plan(upcoming)
         context["draw"] = Paged.of([*((m, None) for m in plan.matches),

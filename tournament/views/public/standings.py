@@ -46,7 +46,7 @@ class PublicStandingsTable(Captioned, StandingsTable):
 
     def render_team(self, record):
         return format_html('<a href="{}">{}</a>', record["url"],
-                           team_cell(record["code"], record["name"]))
+                           team_cell(record["code"], record["name"], record["other_name"]))
 
 
 class PublicIndividualTable(Captioned, IndividualTable):
@@ -172,7 +172,7 @@ def individual_standings(request, tournament, pk=None):
             _player_rows(tournament, standings),
             exclude=() if standings.provisional else ("provisional",),
             caption=_("Individual standings: %(where)s") % {
-                "where": stage.name if stage else _("every stage")}),
+                "where": stage.shown_name if stage else _("every stage")}),
         "stages": stages_played(tournament),
         "query": f"?min={minimum}" if minimum else "",
     }, active="players")

@@ -1,5 +1,6 @@
 """Teams, players and penalties on the public site."""
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Player, Round, Team
@@ -26,7 +27,9 @@ def team_list(request, tournament):
 @public_page()
 def team_page(request, tournament, pk):
     """A team's players, its line-up in every round, every match and its penalties."""
-    team = get_object_or_404(Team.objects.prefetch_related("players"), pk=pk,
+    # The players with their persons in one query (a person's name in the other script).
+    players = Prefetch("players", queryset=Player.objects.select_related("person"))
+    team = get_object_or_404(Team.objects.prefetch_related(players), pk=pk,
                              tournament=tournament)
     _rounds, views = tournament_views(tournament)
     return render_public(request, tournament, "public/team.html", {
@@ -39,7 +42,7 @@ def team_page(request, tournament, pk):
 @public_page("public_players")
 def player_page(request, tournament, pk):
     """A player's figures over the hands the public may see, and every match and hand."""
-    player = get_object_or_404(Player.objects.select_related("team"), pk=pk,
+    player = get_object_or_404(Player.objects.select_related("team", "person"), pk=pk,
                                team__tournament=tournament)
     rounds, views = tournament_views(tournament)
     standings = public_individual(tournament, views)

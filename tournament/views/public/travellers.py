@@ -51,7 +51,7 @@ def box_index(request, tournament, pk):
     view = public_view(round_, tournament=tournament)
     return render_public(request, tournament, "public/travellers.html", {
         "round": round_, "boxes": round_box_summaries(round_, view=view),
-    }, active="rounds")
+    }, active="rounds", of_round=round_)
 
 
 @public_page("public_results")
@@ -62,7 +62,7 @@ def traveller(request, tournament, pk, deal_pk):
     deal.round = round_
     return render_public(request, tournament, "public/traveller.html", {
         **box_context(round_, deal, public_view(round_, tournament=tournament), request),
-    }, active="rounds")
+    }, active="rounds", of_round=round_)
 
 
 @public_page("public_players")
