@@ -60,8 +60,10 @@ def approve_and_sign(page):
                 # next row may be in the middle of being replaced.
                 button.wait_for(state="detached")
     for seat in (1, 2):
-        page.locator("button", has_text=f"Seat {seat} (").click()
-        page.wait_for_load_state()
+        # The sign-off posts its form: wait for the page it leads to (a load state read
+        # at once may be the page before the post).
+        with page.expect_navigation():
+            page.locator("button", has_text=f"Seat {seat} (").click()
 
 
 def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user, match,
@@ -99,8 +101,8 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
     page.context.clear_cookies()  # the scorer's session ends
     log_in(page, live_server, referee)
     page.goto(match_url)
-    page.locator("button", has_text="Sign the match off").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("button", has_text="Sign the match off").click()
     assert "CHN +184 : −184 ITA, 3 : 1" in page.locator(".score-line").inner_text()
     official = Match.objects.get(pk=match.pk)
     assert (official.home_total, official.away_total) == (184, -184)
@@ -119,7 +121,7 @@ def test_fcg_procedure_in_the_browser(page, live_server, tournament, staff_user,
     history = page.locator(".history").inner_text()
     assert "changed hand 5 at table 1: knock by seat 1 4 vs 12 → knock by seat 1 4 vs 9" in \
         history and "reason: lay-off missed" in history
-    page.locator("button", has_text="Sign the match off").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("button", has_text="Sign the match off").click()
     assert "CHN +181 : −181 ITA, 3 : 1" in page.locator(".score-line").inner_text()
     page.screenshot(path=str(screenshot_dir / "match-page.png"), full_page=True)

@@ -153,13 +153,13 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
                                mine=3, theirs=25)
             approve_and_sign(page)
         page.goto(live_server.url + reverse("director:match_page", args=[SLUG, match.pk]))
-        page.locator("button", has_text="Sign the match off").click()
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.locator("button", has_text="Sign the match off").click()
         assert "won by" in page.locator(".score-line").inner_text()
         assert " 3 : 1" not in page.locator(".score-line").inner_text()
     page.goto(live_server.url + reverse("director:round_close", args=[SLUG, final_round.pk]))
-    page.locator("button.primary", has_text="Close").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("button.primary", has_text="Close").click()
 
     final, third = final_round.matches.order_by("number").select_related("home", "away")
     final.refresh_from_db()
@@ -187,12 +187,12 @@ def test_the_final_played_to_the_end_in_the_pages_crowns_the_champion(
     assert "mark the tournament finished" in page.locator(".next-steps").inner_text()
     page.goto(live_server.url + reverse("director:deal_key", args=[SLUG]))
     page.locator("form[action$='/deals/reveal/'] input[name=confirm]").check()
-    page.locator("form[action$='/deals/reveal/'] button").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("form[action$='/deals/reveal/'] button").click()
     page.goto(live_server.url + reverse("director:tournament_edit", args=[SLUG]))
     page.select_option("select[name=status]", "finished")
-    page.locator("form button[type=submit].primary").first.click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("form button[type=submit].primary").first.click()
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     assert tournament.deal_keys.get().revealed_at is not None

@@ -105,8 +105,10 @@ def approve_and_sign(page, hands):
             button.click()
             button.wait_for(state="detached")  # the row came back approved
     for seat in (1, 2):
-        page.locator("button", has_text=f"Seat {seat} (").click()
-        page.wait_for_load_state()
+        # The sign-off posts its form: wait for the page it leads to (a load state read
+        # at once may be the page before the post).
+        with page.expect_navigation():
+            page.locator("button", has_text=f"Seat {seat} (").click()
 
 
 def test_a_round_from_the_draw_to_its_close_and_the_next_draw(

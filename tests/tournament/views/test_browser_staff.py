@@ -195,8 +195,11 @@ class Walk:
                 continue
             self.look(f"{who}-{key}")
 
-    def posted(self, key: str) -> None:
-        self.page.wait_for_load_state()
+    def post(self, button, key: str) -> None:
+        """Click a button that posts its form and look at the page the post answers with
+        (once it has come: the page before may still be there right after the click)."""
+        with self.page.expect_navigation():
+            button.click()
         self.look(f"director-{key}")
 
     def check(self) -> None:
@@ -221,19 +224,16 @@ def test_every_director_page_reads_on_a_phone_and_a_wide_screen(
     # penalty form sent without its reason.
     slug = tournament.slug
     page.goto(live_server.url + reverse("director:standings", args=[slug]))
-    page.locator("form[action$='/standings/check/'] button").click()
-    walk.posted("check")
+    walk.post(page.locator("form[action$='/standings/check/'] button"), "check")
     page.goto(live_server.url + reverse("director:team_import", args=[slug]))
     page.set_input_files("input[type=file]", files=[{
         "name": "teams.csv", "mimeType": "text/csv",
         "buffer": (Path(settings.BASE_DIR) / "tournament/static/tournament/teams-sample.csv"
                    ).read_bytes()}])
-    page.locator("main button.primary").click()
-    walk.posted("import-preview")
+    walk.post(page.locator("main button.primary"), "import-preview")
     assert page.locator("table.import-preview").count(), "no import preview"
     page.goto(live_server.url + reverse("director:penalty_create", args=[slug]))
-    page.locator("form.penalty-form button[type=submit]").click()
-    walk.posted("penalty-errors")
+    walk.post(page.locator("form.penalty-form button[type=submit]"), "penalty-errors")
 
     # An administrator: the import page and its preview, the backups.
     settings.BACKUP_DIR = tmp_path / "backups"
@@ -246,8 +246,7 @@ def test_every_director_page_reads_on_a_phone_and_a_wide_screen(
     page.set_input_files("input[type=file]", files=[{
         "name": "world-cup.json", "mimeType": "application/json",
         "buffer": export_text(tournament, secrets=True).encode()}])
-    page.locator("main button.primary").click()
-    walk.posted("tournament-preview")
+    walk.post(page.locator("main button.primary"), "tournament-preview")
     assert page.locator("input[name=account_0]").count(), "no import preview"
     walk.check()
 
@@ -394,6 +393,6 @@ def test_the_new_stage_form_shows_each_kinds_own_fields(page, live_server, tourn
     assert swiss.is_visible() and not knockout.is_visible()
     page.fill("input[name=name]", "Swiss")
     page.fill("input[name=swiss_rounds]", "5")
-    page.locator("form[data-stage-form] button[type=submit]").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("form[data-stage-form] button[type=submit]").click()
     assert tournament.stages.get(name="Swiss").swiss_rounds == 5

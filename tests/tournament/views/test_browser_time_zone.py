@@ -121,8 +121,8 @@ def test_an_existing_tournament_keeps_its_zone_and_is_offered_the_browsers(
     assert page.evaluate("document.activeElement.dataset.useZone") == ""
     page.keyboard.press("Enter")
     expect(select).to_have_value(PARIS)
-    page.get_by_role("button", name="Save settings").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save settings").click()
     tournament.refresh_from_db()
     assert tournament.time_zone == PARIS
 
@@ -144,8 +144,8 @@ def test_without_javascript_the_grouped_list_works_with_the_keyboard(
     page.keyboard.type("Shanghai")
     expect(page.locator("#id_time_zone")).to_have_value("Asia/Shanghai")
     page.screenshot(path=str(screenshot_dir / "time-zone-no-js.png"), full_page=True)
-    page.get_by_role("button", name="Save settings").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save settings").click()
     tournament.refresh_from_db()
     assert tournament.time_zone == "Asia/Shanghai"
 
