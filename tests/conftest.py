@@ -52,6 +52,14 @@ def on_postgresql() -> bool:
     return connection.vendor == "postgresql"
 
 
+def kept_stage_queries(reads: int = 1) -> int:
+    """The queries ``reads`` reads of a stage's standings no longer make on PostgreSQL once
+    the process has read the stage and nothing in it changed (``selectors.stage_kept``: the
+    teams, the rounds and the penalties not read again; the result rows' digests come with
+    theirs in one statement): three each. Pinned counts are of such a second visit."""
+    return 3 * reads if on_postgresql() else 0
+
+
 # Fixtures through which a test reaches the suite's database (pytest-django's, and the
 # folders' shared events, which ask for django_db_setup).
 DATABASE_FIXTURES = frozenset({"db", "transactional_db", "live_server", "django_db_setup",

@@ -13,7 +13,8 @@ had; only the rounds whose digest moved are read again. Exact whichever service 
 wrote the rows and in whatever order transactions commit (a sum, not a largest number: a
 transaction that took its number earlier may commit later); a rolled-back write leaves the
 old revisions, hence the old digest. (Two different sets of revisions with the same sum of
-hashes are a 2**-64 chance.) The digests come from an index on (round, revision): about a
+hashes are a 2**-64 chance.) The digests come with the stage's other parts' in one
+statement (``selectors.stage_kept``), from an index on (round, revision): about a
 millisecond for 7,680 rows, where hashing each row's ``xmin`` and its match's took nine.
 
 SQLite has no row versions: there every read reads every row, as before.
@@ -25,12 +26,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.db import connection
-from django.db.models.expressions import RawSQL
-
 from scoring.standings import AWAY, HOME, ByeRecord, MatchRecord
 from tournament.models import TeamResult
+from tournament.prepared import prepared_rows
 
+Digest = tuple[int, int]  # (rows, the sum of their revisions' hashes)
 # (stage, official_only) → what was read; the least recently read is dropped first.
 KEPT_STAGES = 16
 _kept: OrderedDict[tuple[int, bool], _Kept] = OrderedDict()
@@ -45,39 +45,38 @@ class _Kept:
     code: dict[int, str]  # the team codes and round numbers the records were made with
     number_of: dict[int, int]
     # round → (its digest, None without rows; its matches; its byes)
-    rounds: dict[int, tuple[tuple[int, int] | None, list[MatchRecord], list[ByeRecord]]]
+    rounds: dict[int, tuple[Digest | None, list[MatchRecord], list[ByeRecord]]]
 
 
 def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
-                  number_of: dict[int, int], *, official_only: bool
+                  number_of: dict[int, int], *, official_only: bool,
+                  digests: dict[int, Digest] | None = None
                   ) -> tuple[list[MatchRecord], list[ByeRecord]]:
     """The matches and byes of these rounds of the stage (teams by ``code``, rounds by
     ``number_of``), from the rows that are not void; provisional rows left out with
-    ``official_only``. One query, or on PostgreSQL with the stage read before, the digests
-    and then only the rounds whose digest moved (none: no second query)."""
-    if connection.vendor != "postgresql" or not round_ids:
+    ``official_only``. ``digests`` are the rounds' digests read just before
+    (``selectors.stage_kept``: PostgreSQL; a round without rows has none): then only the
+    rounds whose digest is not the one they were kept with are read (none: no query).
+    Without them (SQLite), every row is read."""
+    if digests is None or not round_ids:
         return _records(_rows(round_ids), code, number_of, official_only)
     key = (stage_pk, official_only)
     with _lock:
         kept = _kept.get(key)
-    if kept is None or kept.code != code or kept.number_of != number_of:
-        rounds = {}
-        changed = round_ids  # every round read, the digests come with the rows
-    else:
-        # A copy: what another thread reads meanwhile is never changed under it.
-        rounds = dict(kept.rounds)
-        digests = _digests(round_ids)
-        changed = [pk for pk in round_ids if rounds.get(pk, (None,))[0] != digests.get(pk)]
+    # A copy: what another thread reads meanwhile is never changed under it.
+    rounds = {} if kept is None or kept.code != code or kept.number_of != number_of \
+        else dict(kept.rounds)
+    changed = [pk for pk in round_ids
+               if pk not in rounds or rounds[pk][0] != digests.get(pk)]
     if changed:
         by_round: dict[int, list[tuple]] = {pk: [] for pk in changed}
-        sums: dict[int, tuple[int, int]] = {}
-        for row in _rows(changed, versions=True):
+        for row in _rows(changed):
             by_round[row[0]].append(row)
-            count, total = sums.get(row[0], (0, 0))
-            sums[row[0]] = (count + 1, total + row[-1])
+        # Kept with the digest read *before* the rows: were they written in between, the
+        # next read finds another digest and reads them again (never the other way round).
         for pk in changed:
-            matches, byes = _records(by_round[pk], code, number_of, official_only)
-            rounds[pk] = (sums.get(pk), matches, byes)
+            rounds[pk] = (digests.get(pk), *_records(by_round[pk], code, number_of,
+                                                     official_only))
     kept = _Kept(dict(code), dict(number_of), rounds)
     with _lock:
         _kept[key] = kept
@@ -88,35 +87,19 @@ def stage_records(stage_pk: int, round_ids: list[int], code: dict[int, str],
             [record for pk in round_ids for record in rounds[pk][2]])
 
 
-# A row's revision, hashed; the digest of a round is the number of its rows and the sum of
-# these.
-def _version_sql() -> str:
-    results = connection.ops.quote_name(TeamResult._meta.db_table)
-    return f"hashint8extended({results}.revision, 0)"
+def _rows(round_ids: list[int]) -> list[tuple]:
+    """The rows of these rounds as ``_ROW``, void ones included. No ordering: the model's
+    (by stage, round and team name) would join two more tables and sort every row, and
+    nothing here depends on the order. One round (after a correction) by SQL built once per
+    connection: building it cost as much as running it."""
+    if len(round_ids) == 1:
+        return prepared_rows("round-result-rows", _round_rows, round_ids)
+    return list(TeamResult.objects.filter(round_id__in=round_ids).order_by()
+                .values_list(*_ROW, "void"))
 
 
-def _rows(round_ids: list[int], *, versions: bool = False) -> list[tuple]:
-    """The rows of these rounds as ``_ROW``, void ones included, with each row's version
-    last with ``versions`` (PostgreSQL). No ordering: the model's (by stage, round and team
-    name) would join two more tables and sort every row, and nothing here depends on the
-    order."""
-    rows = TeamResult.objects.filter(round_id__in=round_ids).order_by()
-    if not versions:
-        return list(rows.values_list(*_ROW, "void"))
-    return list(rows.annotate(version=RawSQL(_version_sql(), ()))
-                .values_list(*_ROW, "void", "version"))
-
-
-def _digests(round_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """round → (rows, the sum of their revisions' hashes), for the rounds that have rows
-    (from the index on round and revision alone)."""
-    results = connection.ops.quote_name(TeamResult._meta.db_table)
-    places = ", ".join(["%s"] * len(round_ids))
-    with connection.cursor() as cursor:
-        cursor.execute(f"""
-            SELECT round_id, COUNT(*), SUM({_version_sql()}) FROM {results}
-            WHERE round_id IN ({places}) GROUP BY round_id""", round_ids)
-        return {round_id: (count, int(total)) for round_id, count, total in cursor.fetchall()}
+def _round_rows(round_id: int):
+    return TeamResult.objects.filter(round_id=round_id).order_by().values_list(*_ROW, "void")
 
 
 def _records(rows, code: dict[int, str], number_of: dict[int, int], official_only: bool
@@ -127,7 +110,7 @@ def _records(rows, code: dict[int, str], number_of: dict[int, int], official_onl
     halves: dict[int, tuple] = {}  # a match's first row read, until its other row comes
     bye = TeamResult.Outcome.BYE.value
     for round_id, team, match, home, forfeited_by, outcome, small, points, gins, provisional, \
-            void, *_version in rows:
+            void in rows:
         if void or team not in code:
             continue  # not entered in the stage (never written by the services)
         if outcome == bye:

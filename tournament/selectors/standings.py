@@ -16,9 +16,11 @@ ranks, from the stored result rows (``TeamResult``, one per team and round, writ
 
 Teams enter ``scoring.standings`` by their codes, so that ``python -m scoring standings``
 with the same codes and seed draws the same lots. The number of queries is fixed whatever
-the size of the event (seven for a stage, all its groups included). The matches and byes
-come from ``selectors.stage_results``, which on PostgreSQL reads again only the rounds
-whose rows changed since the process last read them.
+the size of the event (seven for a stage, all its groups included). On PostgreSQL a
+statement of digests comes first, and the teams, the rounds, the penalties
+(``selectors.stage_kept``) and each round's matches and byes (``selectors.stage_results``)
+are read again only when they changed since the process last read them: with nothing
+changed, two queries.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from scoring.tiebreaks import LOTS
 from tournament.models import DealKey, Group, Round, Stage, Team, Tournament
 from tournament.prepared import prepared_rows
 from tournament.selectors.penalties import point_penalties, withdrawn_teams
+from tournament.selectors.stage_kept import digests, fresh, kept
 from tournament.selectors.stage_results import stage_records
 
 
@@ -173,30 +176,42 @@ def _seed(key_hex: str | None, stage_order: int) -> bytes:
 
 
 def read_stage(stage: Stage, *, official_only: bool = False) -> StageData:
-    """One read of everything the stage's standings need (seven queries; on PostgreSQL one
-    more when the process read the stage before and a round's rows changed since: the
-    matches and byes are kept per round, ``selectors.stage_results``). The small reads'
-    SQL is built once per connection (``tournament.prepared``): on the last day of a
-    512-team event, building it cost as much as running it."""
+    """One read of everything the stage's standings need (seven queries). On PostgreSQL
+    the statement of digests first (``selectors.stage_kept``), then only what changed since
+    the process last read the stage: after a correction, the changed round's result rows
+    (``selectors.stage_results``). The small reads' SQL is built once per connection
+    (``tournament.prepared``): on the last day of a 512-team event, building it cost as much
+    as running it."""
     tournament: Tournament = stage.tournament
+    found = digests(stage.pk)
     # The teams, each with its group's columns: a model for each team and group, not for
     # each entry, team and group.
     entries, groups = [], {}
-    for team in prepared_rows("stage-teams", _entered_teams, [stage.pk]):
+    for kept_team in kept(stage.pk, "teams", found and found.teams,
+                          lambda: prepared_rows("stage-teams", _entered_teams, [stage.pk])):
+        team = fresh(kept_team)
         if team.group_id is not None and team.group_id not in groups:
             groups[team.group_id] = Group.from_db(
                 team._state.db, ["id", "stage_id", "name", "order"],
                 (team.group_id, stage.pk, team.group_name, team.group_order))
         entries.append(Entry(team, team.group_id))
     code = {entry.team_id: entry.team.code for entry in entries}
-    rounds = prepared_rows("stage-rounds", _rounds, [stage.pk])
+    rounds = [fresh(round_) for round_ in kept(
+        stage.pk, "rounds", found and found.rounds,
+        lambda: prepared_rows("stage-rounds", _rounds, [stage.pk]))]
     for round_ in rounds:
         round_.stage = stage  # as ``stage.rounds`` gives them
     number_of = {r.pk: r.number for r in rounds}
     matches, byes = stage_records(stage.pk, list(number_of), code, number_of,
-                                  official_only=official_only)
-    penalties = [PenaltyRecord(code[p.team_id], p.kind, p.amount, p.round.number)
-                 for p in point_penalties(stage) if p.team_id in code]
+                                  official_only=official_only,
+                                  digests=found and found.results)
+    # The penalties' rounds by number: kept with the rounds' digest too.
+    penalties = [PenaltyRecord(code[team], kind, amount, number)
+                 for team, kind, amount, number in kept(
+                     stage.pk, "penalties", found and (found.penalties, found.rounds),
+                     lambda: [(p.team_id, p.kind, p.amount, p.round.number)
+                              for p in point_penalties(stage)])
+                 if team in code]
     # A withdrawal clears results only in a group stage (RULES.md §10); the result rows
     # of that stage are void already, and the team leaves the table.
     withdrawn = withdrawn_teams(stage) if stage.kind == Stage.Kind.GROUPS else set()

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from tests.conftest import kept_stage_queries
 from tests.tournament.views.public_event import (
     build_event,
     leaked_runs,
@@ -228,6 +229,7 @@ def export_pages(tournament, event) -> dict[str, str]:
 def query_counts(client, tournament, event) -> dict[str, int]:
     counts = {}
     for name, url in export_pages(tournament, event).items():
+        client.get(url)  # a second visit is counted: what the process keeps is read
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200, url
         counts[name] = len(queries)
@@ -245,4 +247,6 @@ def test_every_export_reads_in_a_pinned_number_of_queries(
             t.live_results = setting
             t.save()
         small, large = query_counts(client, tournament, event), query_counts(client, larger, big)
-        assert small == large == PINNED
+        # The standings read the stage (kept on PostgreSQL after the first visit).
+        expected = {**PINNED, "standings": PINNED["standings"] - kept_stage_queries()}
+        assert small == large == expected

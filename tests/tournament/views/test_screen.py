@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import kept_stage_queries
 from tests.tournament.views.public_event import (
     build_event,
     leaked_runs,
@@ -158,8 +159,10 @@ def test_the_tournament_page_links_the_screen(client, tournament, event):
 
 
 def counts(client, tournament) -> list[int]:
+    """The queries of a second visit of each (the first: what the process keeps is read)."""
     result = []
     for url in urls(tournament):
+        client.get(url)
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         result.append(len(queries))
@@ -183,7 +186,7 @@ def test_the_screen_reads_in_a_pinned_number_of_queries(
         for t in (tournament, larger):
             t.live_results = setting
             t.save()
-        expected = [IN_PLAY[setting]] * 2
+        expected = [IN_PLAY[setting] - kept_stage_queries()] * 2
         assert counts(client, tournament) == counts(client, larger) == expected, setting
 
 
@@ -199,4 +202,5 @@ def test_the_screen_with_the_next_draw_reads_in_a_pinned_number_of_queries(
                              codes=[(f"{where.slug[:2]}{i}", f"{where.name} {i}")
                                     for i in range(1, teams + 1)])
         publish_round(who, generate_round(who, played.stage))
-    assert counts(client, tournament) == counts(client, larger) == [WITH_DRAW] * 2
+    expected = [WITH_DRAW - kept_stage_queries()] * 2
+    assert counts(client, tournament) == counts(client, larger) == expected
