@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tournament.models import Match, Role, Stage
 from tournament.services.draw import generate_round
@@ -47,7 +48,24 @@ def enter_hand(page, hand, outcome, seat=None, mine=None, theirs=None):
     if theirs is not None:
         form.locator(f"#id_h{hand}-opponent_deadwood").fill(str(theirs))
     form.locator("button.primary").click()
-    page.locator(f"#hand-{hand} .badge", has_text="saved").wait_for()
+    try:
+        page.locator(f"#hand-{hand} .badge", has_text="saved").wait_for()
+    except PlaywrightTimeout as timeout:
+        raise AssertionError(not_saved(page, hand)) from timeout
+
+
+def not_saved(page, hand) -> str:
+    """What the page and the server showed when a save's "saved" never came (CI once, on
+    a loaded machine, not reproduced): the hand's row, the queue's banner, the hands kept."""
+    from tournament.models import HandResult
+
+    row = page.locator(f"#hand-{hand}")
+    banner = page.locator("#queue-status")
+    stored = list(HandResult.objects.filter(hand=hand).values_list(
+        "table__position", "version", "is_current", "outcome"))
+    return (f"hand {hand} not shown saved; its row: {row.inner_text()!r}; the queue's "
+            f"banner{' (hidden)' if banner.is_hidden() else ''}: {banner.inner_text()!r}; "
+            f"stored (table, version, current, outcome): {stored}")
 
 
 def approve_and_sign(page):
