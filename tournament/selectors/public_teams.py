@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from scoring import seating
 from tournament.models import (
@@ -106,8 +106,11 @@ def player_row(standings: IndividualStandings, player: Player) -> IndividualRow 
 
 
 def public_teams(tournament: Tournament) -> QuerySet[Team]:
-    """The tournament's teams by name (then code), each with its players (two queries)."""
-    return tournament.teams.prefetch_related("players").order_by("name", "code")
+    """The tournament's teams by name (then code), each with its players (two queries):
+    of a player, what the list shows (a world final's 1,024 built with no more)."""
+    players = Prefetch("players", queryset=Player.objects.only(
+        "pk", "team_id", "name", "number", "is_reserve"))
+    return tournament.teams.prefetch_related(players).order_by("name", "code")
 
 
 def players_by_team(tournament: Tournament) -> QuerySet[Player]:
