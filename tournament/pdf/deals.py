@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfdoc import xObjectName
 
 from scoring.cards import Card, Suit
 from tournament.pdf.base import Document, TabularDocument, fit_text, text_width
@@ -44,6 +45,7 @@ class DealSheet(Document):
                          title=_("Deal sheet — %(round)s") % {"round": round_})
         self.boxes = boxes
         self._forms: set[str] = set()
+        self._page_forms: set[str] = set()  # the forms this page lists in its resources
         self._stock_cards: dict[Card, tuple[str, str]] = {}
         self._stock_places: dict[float, list[str]] = {}
         self._hand_suits: dict[tuple[Suit, str], tuple[str, str, float]] = {}
@@ -96,15 +98,30 @@ class DealSheet(Document):
             self.canvas.endForm()
         return name
 
+    def new_page(self) -> None:
+        super().new_page()
+        self._page_forms = set()
+
+    def _show_form(self, before: str, form: str, after: str) -> None:
+        """The operators ``before``, those that show ``form``, then ``after``. Through
+        reportlab's ``doForm`` the first time on a page, which lists the form in the
+        page's resources; as text after that: a deal sheet shows 80,000 forms on 1,024
+        pages, ten of them different on a page, and reportlab listed each showing."""
+        c = self.canvas
+        if form in self._page_forms:
+            c.addLiteral(f"{before} /{xObjectName(form)} Do {after}")
+        else:
+            self._page_forms.add(form)
+            c.addLiteral(before)
+            c.doForm(form)
+            c.addLiteral(after)
+
     def _place(self, form: str, x: float, y: float, after: str = "") -> None:
         """Show ``form`` with its origin at (x, y), then the operators ``after`` in the same
         frame (a text beside it)."""
         # The graphics state saved and moved by PDF operators: reportlab's saveState and
         # translate keep a Python copy of the state, 80,000 times a deal sheet.
-        c = self.canvas
-        c.addLiteral(f"q 1 0 0 1 {x:.2f} {y:.2f} cm")
-        c.doForm(form)
-        c.addLiteral(f"{after}Q")
+        self._show_form(f"q 1 0 0 1 {x:.2f} {y:.2f} cm", form, f"{after}Q")
 
     def _suit(self, suit: Suit, size: float) -> str:
         return self._form(f"suit{suit.name}-{size:g}",
@@ -143,12 +160,9 @@ class DealSheet(Document):
             places = self._stock_places[top] = [
                 f"q 1 0 0 1 {m + col * column + 7 * mm:.2f} {y - row * 9 * mm:.2f} cm"
                 for row, col in (divmod(position, 8) for position in range(31))]
-        c = self.canvas
         for place, card in zip(places, stock, strict=True):
             rank, suit = self._stock_card(card)
-            c.addLiteral(place + rank)
-            c.doForm(suit)
-            c.addLiteral("Q")
+            self._show_form(place + rank, suit, "Q")
 
     def _stock_card(self, card: Card) -> tuple[str, str]:
         """A stock card as the operators of its rank in its colour, ending where its suit
