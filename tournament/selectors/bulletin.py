@@ -156,7 +156,7 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
     minimum = 0
     if show("public_results"):
         lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False,
-                            entered=False)
+                            entered=False, teams=tournament.teams.in_bulk())
         results = [(r, [line for line in lines if line.match.round_id == r.pk])
                    for r in rounds]
         # A withdrawn team's matches are void and its tables out of the travellers: the
