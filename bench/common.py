@@ -72,3 +72,25 @@ def margin_words(seconds: float, target: float, loop: float, unit: str = "ms") -
     ok = met_with_margin(seconds, target, loop)
     return (f"scaled to the {REFERENCE_LOOP} s loop {scaled(seconds, loop) * factor:.1f} {unit}, "
             f"margin target {target * MARGIN * factor:.1f} {unit}: {'met' if ok else 'NOT met'}")
+
+
+def cpu_times() -> tuple[int, int] | None:
+    """The machine's (stolen, total) CPU ticks so far from /proc/stat's ``cpu`` line, or
+    None where there is none: *steal* is the time a virtual machine's cores were ready to
+    run but the hypervisor ran something else, the noise no calibration loop timed once
+    can scale away."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(number) for number in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_words(before: tuple[int, int] | None) -> str:
+    """'the hypervisor took 12 % of the cores' time' since ``before`` (``cpu_times()``)."""
+    after = cpu_times()
+    if before is None or after is None or after[1] <= before[1]:
+        return "the CPU time stolen by a hypervisor: unknown"
+    share = (after[0] - before[0]) / (after[1] - before[1])
+    return f"the hypervisor took {share:.0%} of the cores' time (steal)"

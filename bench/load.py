@@ -2,7 +2,7 @@
 
     python bench/load.py [--seconds 60] [--scorers 32] [--spectators 200] [--think 0]
                          [--spectator-think 0] [--workers 2]
-                         [--staff-workers 0] [--in-step] [--keep-cluster]
+                         [--staff-workers 0] [--in-step] [--cold] [--keep-cluster]
 
 On a PostgreSQL cluster of its own (bench/venue.py: 15/bench on 127.0.0.1:5434, made if
 missing and dropped again), database dupgin_bench_load: a 32-team Swiss event built through
@@ -26,10 +26,15 @@ mostly cache hits, invalidated by every save (``public_cache``).
   spectator (aiohttp) reads a page for half to one and a half times that many seconds
   before asking for the next, as phones in a hall do.
 - ``--staff-workers N``: the scorers are answered by a second server of N workers, as a
-  proxy sending the staff pages to a pool of their own would (docs/deploy.md).
+  proxy sending the staff pages to a pool of their own would (docs/deploy.md);
+- the clock starts on a warm server: every spectator page read three times first, as a
+  hall's server has answered for hours (``--cold``: from its first request, each worker
+  compiling its templates and opening its connections while the first readers wait).
 
 Prints per group the requests, the throughput and the p50/p95 latency, the errors (any
-non-2xx answer, any socket error, any save not acknowledged), the public cache's hit rate,
+non-2xx answer, any socket error, any save not acknowledged), the public cache's hit rate
+(and the spectators' latency by its answer: a hit, the copy kept while the page is built
+again, a miss), the CPU time a hypervisor took meanwhile,
 and the check of the database: every acknowledged save stored once (bench/venue.py). Exits
 1 on any error or lost write.
 """
@@ -49,7 +54,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import venue as v
-from common import calibration_loop, margin_words
+from common import calibration_loop, cpu_times, margin_words, steal_words
 
 CACHE_URL = "redis://127.0.0.1:6379/14"
 
@@ -132,6 +137,7 @@ async def paced_spectators(base: str, paths: list[str], seconds: int, spectators
     import aiohttp
 
     latencies: list[float] = []
+    by_answer: dict[str, list[float]] = {}  # by X-Public-Cache: hit, stale, miss, ...
     counts = {"hits": 0, "misses": 0, "non_2xx": 0, "socket_errors": 0}
     turn = iter(range(10**9))
     until = time.monotonic() + seconds
@@ -144,13 +150,15 @@ async def paced_spectators(base: str, paths: list[str], seconds: int, spectators
             try:
                 async with session.get(base + path) as response:
                     await response.read()
-                    hit = response.headers.get("X-Public-Cache") in ("hit", "stale")
-                    counts["hits" if hit else "misses"] += 1
+                    how = response.headers.get("X-Public-Cache", "none")
+                    counts["hits" if how in ("hit", "stale") else "misses"] += 1
                     if response.status >= 400:
                         counts["non_2xx"] += 1
             except (TimeoutError, aiohttp.ClientError):
                 counts["socket_errors"] += 1
+                how = "error"
             latencies.append(time.monotonic() - started)
+            by_answer.setdefault(how, []).append(latencies[-1])
             await asyncio.sleep(rng.uniform(think / 2, think * 3 / 2))
 
     started = time.monotonic()
@@ -161,7 +169,31 @@ async def paced_spectators(base: str, paths: list[str], seconds: int, spectators
                                for n in range(spectators)))
     return {"requests": len(latencies), "rate": len(latencies) / (time.monotonic() - started),
             "p50": v.percentile(latencies, 50) * 1000, "p95": v.percentile(latencies, 95) * 1000,
+            "by_answer": {how: (len(times), v.percentile(times, 50) * 1000,
+                                v.percentile(times, 95) * 1000)
+                          for how, times in sorted(by_answer.items())},
             **counts}
+
+
+async def warm_up(base: str, paths: list[str], workers: int, passes: int = 3) -> int:
+    """Read every spectator page ``passes`` times, ``2 × workers`` at once, before the clock
+    starts: a hall's server has been answering for hours, and a worker's first requests
+    (its templates compiled, its database connection opened, the pages first built) are
+    not what its readers meet then. ``--cold`` measures from the start instead."""
+    import aiohttp
+
+    gate = asyncio.Semaphore(2 * workers)
+
+    async def read(session, path):
+        async with gate, session.get(base + path) as response:
+            await response.read()
+
+    async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, force_close=True),
+            timeout=aiohttp.ClientTimeout(total=60)) as session:
+        for _ in range(passes):
+            await asyncio.gather(*(read(session, path) for path in paths))
+    return passes * len(paths)
 
 
 async def run(server: v.Server, staff: v.Server, venue: v.Venue, args, stats: v.Stats,
@@ -173,6 +205,10 @@ async def run(server: v.Server, staff: v.Server, venue: v.Venue, args, stats: v.
     try:
         for scorer in scorers:  # one at a time: a login costs a password hash
             await scorer.login()
+        if not args.cold:
+            read = await warm_up(server.base, paths, args.workers)
+            print(f"warm-up: {read} spectators' pages read before the clock starts "
+                  f"({2 * args.workers} at once)")
         started = time.monotonic()
         until = started + args.seconds
         watching = asyncio.create_task(
@@ -208,6 +244,9 @@ def main() -> None:
                         help="every scorer's first save at the same moment (and, with a "
                              "think time, every later one nearly so); by default each "
                              "scorer starts at a random moment of its first think time")
+    parser.add_argument("--cold", action="store_true",
+                        help="start the clock on a server that has answered nobody yet "
+                             "(by default every spectator page is read three times first)")
     parser.add_argument("--keep-cluster", action="store_true")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -245,8 +284,10 @@ def main() -> None:
                 print(f"staff pool: a second manage.py serve, {args.staff_workers} gunicorn "
                       f"workers, 127.0.0.1:{staff.port}, answers the scorers (as a proxy "
                       "sending /manage/ to a pool of its own would, docs/deploy.md)")
+            ticks = cpu_times()
             watched, scoring_seconds = asyncio.run(run(server, staff, venue, args, stats,
                                                        paths))
+            print(f"while they ran, {steal_words(ticks)}")
         finally:
             server.stop()
             staff.stop()
@@ -271,6 +312,10 @@ def main() -> None:
               f"{spectator_errors} ({watched['non_2xx']} non-2xx, {watched['socket_errors']} "
               f"socket); answered from the public cache (current, or the copy kept while it is "
               f"built again) {watched['hits'] / max(seen, 1):.0%}")
+        if watched.get("by_answer"):
+            print("    by the public cache's answer: " + "; ".join(
+                f"{how} {n} (p50 {p50:.0f} ms, p95 {p95:.0f} ms)"
+                for how, (n, p50, p95) in watched["by_answer"].items()))
         print(f"issue 59's margin: saves' p95 "
               f"{margin_words(v.percentile(stats.latencies, 95), 0.150, loop)}; spectators' "
               f"p95 {margin_words(watched['p95'] / 1000, 0.500, loop)}")

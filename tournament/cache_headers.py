@@ -39,8 +39,9 @@ import time
 from django.conf import settings
 from django.http import HttpResponseNotModified
 from django.utils.cache import patch_cache_control
-from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.http import http_date
 
+from tournament.kept_pages import not_modified
 from tournament.public_cache import API_PREFIX, anonymous_reader, is_marked_public
 
 PUBLIC_STATUSES = (200, 304)
@@ -84,18 +85,6 @@ def _tag(response) -> str | None:
     return response["ETag"]
 
 
-def _not_modified(request, etag: str | None, last_modified: str | None) -> bool:
-    """RFC 9110 §13.2.2: If-None-Match (weak comparison) when it is sent, else
-    If-Modified-Since against Last-Modified."""
-    if "HTTP_IF_NONE_MATCH" in request.META:
-        tags = {tag.removeprefix("W/") for tag in
-                parse_etags(request.META["HTTP_IF_NONE_MATCH"])}
-        return etag is not None and (etag.removeprefix("W/") in tags or "*" in tags)
-    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
-    modified = parse_http_date_safe(last_modified or "")
-    return since is not None and modified is not None and modified <= since
-
-
 def make_public(request, response):
     etag = _tag(response)
     kept = response.get("Last-Modified")  # the public cache's: when this content was built
@@ -103,7 +92,7 @@ def make_public(request, response):
         # As of now: built for this answer, and no earlier date is known, so no
         # If-Modified-Since is answered by it (content may have changed within this second).
         response["Last-Modified"] = http_date()
-    if response.status_code == 200 and _not_modified(request, etag, kept):
+    if response.status_code == 200 and not_modified(request, etag, kept):
         answer = HttpResponseNotModified()
         for name in ("ETag", "Last-Modified", "Content-Language", "X-Public-Cache"):
             if response.has_header(name):

@@ -16,7 +16,7 @@ compressed already (PDF, XLSX) or that a cached answer compressed once
 
 from django.middleware.gzip import GZipMiddleware
 
-from tournament.public_cache import COMPRESS_FROM
+from tournament.kept_pages import COMPRESS_FROM
 
 COMPRESSIBLE = frozenset({"text/html", "application/json", "text/csv", "text/plain"})
 

@@ -17,10 +17,16 @@ show only once finished everywhere, another match's; any other change makes stal
 page of the tournament (``_names``).
 
 While results stream in, every save is a change: rather than have a hall of readers wait
-for pages built again and again, one reader builds an out-of-date page while the others
-get the copy before it, and a page is built at most once per ``PUBLIC_CACHE_GRACE_SECONDS``
-(1 s): a public page is at most that long behind the database, plus the time it takes to
-build. What the copy shows was public when it was built.
+for pages built again and again, every reader of an out-of-date page gets the copy before
+it, and a page is built at most once per ``PUBLIC_CACHE_GRACE_SECONDS`` (1 s): a public
+page is at most that long behind the database, plus the time it takes to build. What the
+copy shows was public when it was built. The reader who finds the copy out of date (one
+at a time: a lock in the cache) is answered with it too, and the page is built again once
+that answer has gone, before the process takes its next request (``KeptPage.close``, which
+the WSGI or ASGI server calls after sending the last byte): nobody waits for a page built
+again, as a shared cache's ``stale-while-revalidate`` and nginx's
+``proxy_cache_background_update`` do it. With no grace (0) nothing out of date is served
+while nobody else is building it: the reader who finds it so waits for it.
 
 ``PublicCacheMiddleware`` sits first in the middleware, so a cached answer is given before
 sessions, authentication, CSRF and the rest run. Only readers without a session (and without
@@ -40,8 +46,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import math
-import re
+import logging
 import secrets
 import threading
 import time
@@ -52,18 +57,20 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.exceptions import DisallowedHost
 from django.dispatch import receiver
-from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import get_language
 
 from tournament import first_start
+from tournament.kept_pages import COMPRESS_FROM, SCOPE_MARK, answer, last_modified
 from tournament.services.events import public_data_changed
+
+logger = logging.getLogger(__name__)
 
 SITE = "site"  # the generation of pages that show every tournament (the list of them)
 API_PREFIX = "/api/"
-_CACHEABLE = "_public_cache_scope"
+_CACHEABLE = SCOPE_MARK
 _ROUND = "_public_cache_round"
 
 
@@ -271,46 +278,6 @@ def _servable(request) -> bool:
     return True
 
 
-COMPRESS_FROM = 1024  # bytes: a smaller page is not worth compressing
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
-
-
-def _accepts_gzip(request) -> bool:
-    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
-
-
-def _same_page(entry: dict, request) -> bool:
-    """If-None-Match names the kept page, in either encoding: a weak comparison, as RFC
-    9110 asks of If-None-Match (the gzip copy's tag is the weak form of the plain one's)."""
-    etags = {tag.removeprefix("W/") for tag in
-             parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))}
-    return entry["etag"] in etags or "*" in etags
-
-
-def _answer(request, entry: dict, how: str) -> HttpResponse:
-    """The kept response, compressed when the reader accepts gzip, or 304 when the reader
-    has it already; ``how`` (hit, stale or miss) goes in the X-Public-Cache header."""
-    compressed = entry.get("gzip") is not None and _accepts_gzip(request)
-    etag = f"W/{entry['etag']}" if compressed else entry["etag"]
-    if _same_page(entry, request):
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        response["Last-Modified"] = entry["last_modified"]
-    else:
-        body = entry["gzip"] if compressed else entry["content"]
-        response = HttpResponse(body, status=entry["status"])
-        for name, value in entry["headers"]:
-            response[name] = value
-        response["Content-Length"] = str(len(body))
-        if compressed:
-            response["Content-Encoding"] = "gzip"
-            response["ETag"] = etag
-    response["Vary"] = entry["vary"]
-    response["X-Public-Cache"] = how
-    setattr(response, _CACHEABLE, entry["scope"])
-    return response
-
-
 _demo_build_seen = False
 
 
@@ -327,23 +294,6 @@ def _demo_building() -> bool:
         _demo_build_seen = False
         invalidate(SLUG)
     return False
-
-
-def last_modified(etag: str, built: float, previous: dict | None) -> str:
-    """When this content was first built, in HTTP's whole seconds: the copy before's time
-    when the content is the same, else the second it was built in, but never the second
-    the copy before (other content) was given: If-Modified-Since answers 304 by these
-    seconds (``cache_headers``), and two contents must not share one. With the grace of 1 s
-    a page is built again a second later at the soonest, so this is the second it was
-    built in but for a page evicted and built again at once."""
-    if previous is not None and previous["etag"] == etag:
-        return previous["last_modified"]
-    second = math.floor(built)
-    if previous is not None:
-        before = parse_http_date_safe(previous["last_modified"])
-        if before is not None:
-            second = max(second, before + 1)
-    return http_date(second)
 
 
 class PublicCacheMiddleware:
@@ -368,7 +318,7 @@ class PublicCacheMiddleware:
         if entry is not None:
             if entry["scope"] == scope and entry["generation"] == current:
                 _remember(key, entry)
-                return _answer(request, entry, "hit")
+                return answer(request, entry, "hit")
             # Out of date. One reader builds it again; the others are given the old copy
             # meanwhile, and so is everyone within the grace after it was built: a hall of
             # phones never waits in line behind a stream of saves, and every page is built
@@ -376,12 +326,31 @@ class PublicCacheMiddleware:
             building = f"{key}:building"
             if (time.time() - entry["built"] < grace()
                     or not cache().add(building, 1, timeout=BUILD_SECONDS)):
-                return _answer(request, entry, "stale")
+                return answer(request, entry, "stale")
+            if grace() > 0:
+                # This reader gets the copy as well, and the page is built once it is sent.
+                copy = answer(request, entry, "stale")
+                copy.build_after = functools.partial(
+                    self._build_after_answer, request, key, entry, building)
+                return copy
         try:
             return self._build(request, key, entry)
         finally:
             if building:
                 cache().delete(building)
+
+    def _build_after_answer(self, request, key, previous: dict, building: str) -> None:
+        """Build the page again for the next readers, this request's answer already sent
+        (the copy before): in its language, the lock released whatever happens. A failure
+        is logged, as nobody is waiting for an answer to show it to."""
+        try:
+            with translation.override(request.LANGUAGE_CODE):
+                self._build(request, key, previous)
+        except Exception:
+            logger.exception("public cache: building %s again after answering with the "
+                             "copy before failed", request.path)
+        finally:
+            cache().delete(building)
 
     def _build(self, request, key, previous: dict | None = None):
         # The generations are read before the page is built: a change made meanwhile makes
@@ -427,4 +396,4 @@ class PublicCacheMiddleware:
                  else None}
         cache().set(key, entry, timeout=seconds())
         _remember(key, entry)
-        return _answer(request, entry, "miss")
+        return answer(request, entry, "miss")

@@ -3,6 +3,7 @@ sessions and authentication run, until a service commits a change of its tournam
 to a reader with a session, never across languages, never after a change."""
 
 import gzip
+import time
 import uuid
 
 import pytest
@@ -354,3 +355,75 @@ def test_a_rounds_page_built_while_its_tournament_changes_is_built_again(
     monkeypatch.setattr(results, "round_lines", lines)
     assert client.get(url)["X-Public-Cache"] == "miss"  # not served as current
     assert client.get(url)["X-Public-Cache"] == "hit"
+
+
+@pytest.fixture
+def out_of_date(client, tournament, event, director_actor, settings,
+                django_capture_on_commit_callbacks):
+    """The penalties page kept, then a penalty recorded and the grace over: the page kept is
+    out of date. Gives the address and the answer kept before."""
+
+    def make(reason: str, prefix: str = ""):
+        url = prefix + reverse("public:penalties", args=[tournament.slug])
+        before = client.get(url)
+        assert reason not in before.content.decode()
+        settings.PUBLIC_CACHE_GRACE_SECONDS = 0.05
+        with django_capture_on_commit_callbacks(execute=True):
+            record_penalty(director_actor, team=event.teams[2], round=event.open,
+                           kind="warning", reason=reason)
+        time.sleep(0.06)
+        return url, before
+
+    return make
+
+
+def test_the_reader_who_finds_the_copy_out_of_date_gets_it_and_the_page_is_built_after(
+        client, out_of_date):
+    """Nobody waits for a page built again: the reader who finds it out of date is answered
+    with the copy before, and the page is built once that answer is sent (the test client,
+    as a WSGI server, closes the response after reading it)."""
+    url, before = out_of_date("Late back from the break")
+    first = client.get(url)
+    assert first["X-Public-Cache"] == "stale" and first.content == before.content
+    assert cache.get(public_cache._entry_key(first.wsgi_request) + ":building") is None
+    again = client.get(url)
+    assert again["X-Public-Cache"] == "hit"
+    assert "Late back from the break" in again.content.decode()
+
+
+def test_a_page_built_after_the_answer_is_built_in_its_own_language(client, out_of_date):
+    url, before = out_of_date("Mobile phone at the table", prefix="/zh-hans")
+    assert '<html lang="zh-hans">' in before.content.decode()
+    assert client.get(url)["X-Public-Cache"] == "stale"
+    again = client.get(url)
+    assert again["X-Public-Cache"] == "hit"
+    assert '<html lang="zh-hans">' in again.content.decode()
+    assert "Mobile phone at the table" in again.content.decode()
+
+
+def test_a_reader_who_has_the_copy_is_answered_not_modified_and_the_page_built_after(
+        client, out_of_date):
+    url, before = out_of_date("Cards shown to a partner")
+    first = client.get(url, HTTP_IF_MODIFIED_SINCE=before["Last-Modified"])
+    assert first.status_code == 304 and first["X-Public-Cache"] == "stale"
+    again = client.get(url, HTTP_IF_MODIFIED_SINCE=before["Last-Modified"])
+    assert again.status_code == 200 and again["X-Public-Cache"] == "hit"
+    assert "Cards shown to a partner" in again.content.decode()
+
+
+def test_a_page_that_fails_to_build_after_the_answer_is_logged_and_tried_again(
+        client, out_of_date, monkeypatch, caplog):
+    url, before = out_of_date("Score card not signed")
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("the cache went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(public_cache.PublicCacheMiddleware, "_build", broken)
+        first = client.get(url)
+    assert first["X-Public-Cache"] == "stale" and first.content == before.content
+    assert "building" in caplog.text and "the cache went away" in caplog.text
+    assert client.get(url)["X-Public-Cache"] == "stale"  # the lock let go: tried again
+    again = client.get(url)
+    assert again["X-Public-Cache"] == "hit"
+    assert "Score card not signed" in again.content.decode()
