@@ -156,7 +156,7 @@ class MatchLine:
                                provisional=self.state != states.OFFICIAL or self.provisional)
 
 
-def match_lines(matches: QuerySet[Match], views: PublicViews, *,
+def match_lines(matches: QuerySet[Match] | list[Match], views: PublicViews, *,
                 switch: bool = True, entered: bool = True,
                 teams: dict[int, Team] | None = None) -> list[MatchLine]:
     """Each match with its state and, where the public's view of its round allows (and the
@@ -168,10 +168,12 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
     does not depend on their counts, are then not counted (the whole event's 3,840).
     ``teams``: the tournament's teams by id, read once by a caller of thousands of matches
     (the whole event's bulletin), which are then read without theirs: a model for each
-    team, not two for each match (7,680)."""
-    joined = ("group",) if teams is not None else ("home", "away", "group")
-    matches = list(matches.select_related(*joined)
-                   .order_by("round__stage__order", "round__number", "number"))
+    team, not two for each match (7,680). A list of matches is taken as read, in its
+    order: with their teams and group (``line_of_match``)."""
+    if not isinstance(matches, list):
+        joined = ("group",) if teams is not None else ("home", "away", "group")
+        matches = list(matches.select_related(*joined)
+                       .order_by("round__stage__order", "round__number", "number"))
     if teams is not None:
         for match in matches:
             match.home, match.away = teams[match.home_id], teams[match.away_id]
@@ -227,9 +229,10 @@ def match_lines(matches: QuerySet[Match], views: PublicViews, *,
 
 
 def line_of_match(match: Match, views: PublicViews) -> MatchLine:
-    """One match's line, as ``match_lines`` reads it (four queries: the match is read
-    again, with its teams)."""
-    return match_lines(Match.objects.filter(pk=match.pk), views)[0]
+    """One match's line, as ``match_lines`` reads it, of the match as its page read it: with
+    its teams, group, round, stage and tournament (two queries: its result rows and its
+    counts)."""
+    return match_lines([match], views)[0]
 
 
 def round_lines(round_: Round, views: PublicViews) -> list[MatchLine]:

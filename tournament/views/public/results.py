@@ -40,7 +40,7 @@ def match_page(request, tournament, pk):
     """Both tables of a match side by side, hand by hand: who held the dealer's cards, what
     each table made of them, and the swing for the home team."""
     match = get_object_or_404(
-        Match.objects.select_related("round__stage", "home", "away")
+        Match.objects.select_related("round__stage", "home", "away", "group")
         .exclude(round__status=Round.Status.DRAFT),
         pk=pk, round__stage__tournament=tournament)
     match.round.stage.tournament = tournament
