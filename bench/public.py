@@ -17,7 +17,9 @@ fragment (each only if the site has it) — it prints:
   browser does: target ≥ 1,000 requests/s and p95 < 50 ms; the standings page once more
   without compression (a client that asks for none), for comparison;
 - after an invalidation (``public_cache.invalidate``, what a sign-off does): the time of
-  the first request, the median of five: target < 300 ms.
+  the first request, the median of five: target < 300 ms. That is the time to build the
+  page again: measured with no grace (``PUBLIC_CACHE_GRACE_SECONDS=0``), as with the grace
+  the first reader is given the copy before and the page is built after its answer.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def after_invalidation(url: str, slug: str, runs: int = 5) -> list[float]:
 
     times = []
     for _ in range(runs):
-        time.sleep(1.2)  # past the grace (1 s) in which a page built just now is not rebuilt
+        time.sleep(1.2)  # wrk's last requests answered: none of them builds the page first
         public_cache.invalidate(slug)
         status, seconds, cache = get(url)
         assert status == 200 and cache == "miss", (status, cache)
@@ -170,6 +172,7 @@ def main() -> None:
         cache_url = f"filecache://{ROOT / 'var' / 'bench' / 'cache'}"
     os.environ["CACHE_URL"] = cache_url
     os.environ["PUBLIC_CACHE_SECONDS"] = "600"
+    os.environ["PUBLIC_CACHE_GRACE_SECONDS"] = "0"  # the first reader waits for the build
     standings_bench.setup(rebuild=False)
     tournament, _stage = standings_bench.event_or_build()
     from django.db import connection
