@@ -21,12 +21,15 @@ for pages built again and again, every reader of an out-of-date page gets the co
 it, and a page is built at most once per ``PUBLIC_CACHE_GRACE_SECONDS`` (1 s): a public
 page is at most that long behind the database, plus the time it takes to build. What the
 copy shows was public when it was built. The reader who finds the copy out of date (one
-at a time: a lock in the cache) is answered with it too, and the page is built again once
-that answer has gone, before the process takes its next request (``KeptPage.close``, which
-the WSGI or ASGI server calls after sending the last byte): nobody waits for a page built
-again, as a shared cache's ``stale-while-revalidate`` and nginx's
-``proxy_cache_background_update`` do it. With no grace (0) nothing out of date is served
-while nobody else is building it: the reader who finds it so waits for it.
+at a time: a lock in the cache) is answered with it too when it was built less than twice
+the grace ago, and the page is built again once that answer has gone, before the process
+takes its next request (``KeptPage.close``, which the WSGI or ASGI server calls after
+sending the last byte): while results stream in nobody waits for a page built again, as
+with a shared cache's ``stale-while-revalidate`` and nginx's
+``proxy_cache_background_update``. An older copy (a page nobody read for a while) is built
+again while that reader waits, and so is every page with no grace (0): no reader is given
+a page more than twice the grace behind the database. A page whose address no longer
+shows it (hidden by a switch, a round put back in set-up) drops its copy when built.
 
 ``PublicCacheMiddleware`` sits first in the middleware, so a cached answer is given before
 sessions, authentication, CSRF and the rest run. Only readers without a session (and without
@@ -237,6 +240,12 @@ def _remember(key: str, entry: dict) -> None:
         _recent[key] = entry
 
 
+def _forget(key: str) -> None:
+    cache().delete(key)
+    with _recent_lock:
+        _recent.pop(key, None)
+
+
 def _scopes(request) -> list[str]:
     """The site, and the tournament the address names (its ``slug``), if any."""
     try:
@@ -327,8 +336,10 @@ class PublicCacheMiddleware:
             if (time.time() - entry["built"] < grace()
                     or not cache().add(building, 1, timeout=BUILD_SECONDS)):
                 return answer(request, entry, "stale")
-            if grace() > 0:
-                # This reader gets the copy as well, and the page is built once it is sent.
+            if time.time() - entry["built"] < 2 * grace():
+                # This reader gets the copy as well (at most twice the grace old: as a
+                # shared cache's stale-while-revalidate, an older copy is not handed out;
+                # nor any with no grace), and the page is built once it is sent.
                 copy = answer(request, entry, "stale")
                 copy.build_after = functools.partial(
                     self._build_after_answer, request, key, entry, building)
@@ -366,6 +377,10 @@ class PublicCacheMiddleware:
             scope = scopes[-1]  # the API's public reads (not a device's answers)
         if scope not in scopes or response.status_code != 200 or response.cookies \
                 or response.streaming or response.has_header("Set-Cookie"):
+            if previous is not None and response.status_code < 500:
+                # The address is no longer that page (hidden, gone, moved): its copy is not
+                # handed out again. A server error changes nothing the public may see.
+                _forget(key)
             return response
         place = getattr(response, _ROUND, None) if scope != SITE else None
         if place is None:

@@ -3,7 +3,6 @@ sessions and authentication run, until a service commits a change of its tournam
 to a reader with a session, never across languages, never after a change."""
 
 import gzip
-import time
 import uuid
 
 import pytest
@@ -357,21 +356,30 @@ def test_a_rounds_page_built_while_its_tournament_changes_is_built_again(
     assert client.get(url)["X-Public-Cache"] == "hit"
 
 
+def age_copy(response, seconds: float) -> None:
+    """Make the copy kept of the page of this response as if built ``seconds`` ago."""
+    key = public_cache._entry_key(response.wsgi_request)
+    entry = cache.get(key)
+    entry["built"] -= seconds
+    cache.set(key, entry)
+
+
 @pytest.fixture
 def out_of_date(client, tournament, event, director_actor, settings,
                 django_capture_on_commit_callbacks):
-    """The penalties page kept, then a penalty recorded and the grace over: the page kept is
-    out of date. Gives the address and the answer kept before."""
+    """The penalties page kept, then a penalty recorded and the grace (1 s) over: the page
+    kept is out of date, built 1.5 s ago (``age``). Gives the address and the answer kept
+    before."""
 
-    def make(reason: str, prefix: str = ""):
+    def make(reason: str, prefix: str = "", age: float = 1.5):
         url = prefix + reverse("public:penalties", args=[tournament.slug])
         before = client.get(url)
         assert reason not in before.content.decode()
-        settings.PUBLIC_CACHE_GRACE_SECONDS = 0.05
+        settings.PUBLIC_CACHE_GRACE_SECONDS = 1
         with django_capture_on_commit_callbacks(execute=True):
             record_penalty(director_actor, team=event.teams[2], round=event.open,
                            kind="warning", reason=reason)
-        time.sleep(0.06)
+        age_copy(before, age)
         return url, before
 
     return make
@@ -423,7 +431,35 @@ def test_a_page_that_fails_to_build_after_the_answer_is_logged_and_tried_again(
         first = client.get(url)
     assert first["X-Public-Cache"] == "stale" and first.content == before.content
     assert "building" in caplog.text and "the cache went away" in caplog.text
-    assert client.get(url)["X-Public-Cache"] == "stale"  # the lock let go: tried again
+    retried = client.get(url)
+    assert retried["X-Public-Cache"] == "stale"  # the lock let go: tried again
     again = client.get(url)
     assert again["X-Public-Cache"] == "hit"
     assert "Score card not signed" in again.content.decode()
+
+
+def test_a_copy_older_than_twice_the_grace_is_built_again_while_its_reader_waits(
+        client, out_of_date):
+    """As a shared cache's stale-while-revalidate: a page nobody read for a while is not
+    handed out from a copy far behind the database."""
+    url, _before = out_of_date("Talking during play", age=2.5)
+    first = client.get(url)
+    assert first["X-Public-Cache"] == "miss"
+    assert "Talking during play" in first.content.decode()
+
+
+def test_a_page_hidden_since_its_copy_was_built_drops_the_copy(client, tournament, event,
+                                                               settings):
+    url = standings_url(tournament)
+    before = client.get(url)
+    settings.PUBLIC_CACHE_GRACE_SECONDS = 1
+    Tournament.objects.filter(pk=tournament.pk).update(public_standings=False)
+    try:
+        public_cache.invalidate(tournament.slug)  # what the services' change does
+        age_copy(before, 1.5)
+        assert client.get(url)["X-Public-Cache"] == "stale"  # the copy, then built: 404
+        assert client.get(url).status_code == 404
+        assert client.get(url).status_code == 404
+    finally:
+        Tournament.objects.filter(pk=tournament.pk).update(public_standings=True)
+        public_cache.invalidate(tournament.slug)
