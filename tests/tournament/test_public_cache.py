@@ -3,6 +3,7 @@ sessions and authentication run, until a service commits a change of its tournam
 to a reader with a session, never across languages, never after a change."""
 
 import gzip
+import time
 import uuid
 
 import pytest
@@ -357,10 +358,11 @@ def test_a_rounds_page_built_while_its_tournament_changes_is_built_again(
 
 
 def age_copy(response, seconds: float) -> None:
-    """Make the copy kept of the page of this response as if built ``seconds`` ago."""
+    """Make the copy kept of the page of this response as if built ``seconds`` ago (from
+    now: however long the test took since, on however slow a machine)."""
     key = public_cache._entry_key(response.wsgi_request)
     entry = cache.get(key)
-    entry["built"] -= seconds
+    entry["built"] = time.time() - seconds
     cache.set(key, entry)
 
 
