@@ -25,6 +25,9 @@ Why a signed-off result still reaches a reader within 2 seconds: the application
 (``tournament.public_cache``) hands out a page built before a change for at most the grace
 after it was built, and the shared cache keeps what it was given for ``S`` more, then fetches
 it again in the background: the page is at most ``G + S`` behind, plus the time to build it.
+A copy the application hands out past its grace (while the page is built again) is public
+but kept by no shared cache: ``Cache-Control: public, max-age=0, s-maxage=0`` and, for
+nginx, ``X-Accel-Expires: 0``; the shared cache asks again and gets the page built.
 
 Static files never reach this middleware: WhiteNoise, before it, answers them with headers
 of its own (a year for the versioned names).
@@ -41,7 +44,7 @@ from django.http import HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 from django.utils.http import http_date
 
-from tournament.kept_pages import not_modified
+from tournament.kept_pages import PAST_GRACE, not_modified
 from tournament.public_cache import API_PREFIX, anonymous_reader, is_marked_public
 
 PUBLIC_STATUSES = (200, 304)
@@ -98,6 +101,14 @@ def make_public(request, response):
             if response.has_header(name):
                 answer[name] = response[name]
         response = answer
+    if getattr(response, PAST_GRACE, False):
+        # The application's copy past its grace (given while the page is built again):
+        # public, but a shared cache keeps it not even a second (nginx: X-Accel-Expires 0),
+        # or the page would be more than the grace plus a second behind.
+        response["Cache-Control"] = "public, max-age=0, s-maxage=0"
+        response["X-Accel-Expires"] = "0"
+        response["Vary"] = _public_vary(request)
+        return response
     keep = shared_seconds()
     response["Cache-Control"] = (
         f"public, max-age=0, s-maxage={keep}, stale-while-revalidate={stale_seconds()}")

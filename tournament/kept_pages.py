@@ -16,6 +16,10 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
 
 SCOPE_MARK = "_public_cache_scope"  # a response's attribute: the scope it is kept under
+# A response's attribute: a copy handed out past its grace, which a shared cache in front
+# must not keep (``cache_headers``): kept a second more there, it would be behind the
+# database by more than the promised two seconds.
+PAST_GRACE = "_public_cache_past_grace"
 
 COMPRESS_FROM = 1024  # bytes: a smaller page is not worth compressing
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
@@ -61,9 +65,10 @@ class KeptNotModified(_BuildsAfter, HttpResponseNotModified):
     pass
 
 
-def answer(request, entry: dict, how: str) -> HttpResponse:
+def answer(request, entry: dict, how: str, *, past_grace: bool = False) -> HttpResponse:
     """The kept response, compressed when the reader accepts gzip, or 304 when the reader
-    has it already; ``how`` (hit, stale or miss) goes in the X-Public-Cache header."""
+    has it already; ``how`` (hit, stale or miss) goes in the X-Public-Cache header;
+    ``past_grace``: an out-of-date copy older than the grace, for no shared cache to keep."""
     compressed = entry.get("gzip") is not None and accepts_gzip(request)
     etag = f"W/{entry['etag']}" if compressed else entry["etag"]
     if not_modified(request, entry["etag"], entry["last_modified"]):
@@ -82,6 +87,7 @@ def answer(request, entry: dict, how: str) -> HttpResponse:
     response["Vary"] = entry["vary"]
     response["X-Public-Cache"] = how
     setattr(response, SCOPE_MARK, entry["scope"])
+    setattr(response, PAST_GRACE, past_grace)
     return response
 
 

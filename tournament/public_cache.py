@@ -333,14 +333,14 @@ class PublicCacheMiddleware:
             # phones never waits in line behind a stream of saves, and every page is built
             # at most once per grace period however fast results come in.
             building = f"{key}:building"
-            if (time.time() - entry["built"] < grace()
-                    or not cache().add(building, 1, timeout=BUILD_SECONDS)):
-                return answer(request, entry, "stale")
-            if time.time() - entry["built"] < 2 * grace():
+            age = time.time() - entry["built"]
+            if age < grace() or not cache().add(building, 1, timeout=BUILD_SECONDS):
+                return answer(request, entry, "stale", past_grace=age >= grace())
+            if age < 2 * grace():
                 # This reader gets the copy as well (at most twice the grace old: as a
                 # shared cache's stale-while-revalidate, an older copy is not handed out;
                 # nor any with no grace), and the page is built once it is sent.
-                copy = answer(request, entry, "stale")
+                copy = answer(request, entry, "stale", past_grace=True)
                 copy.build_after = functools.partial(
                     self._build_after_answer, request, key, entry, building)
                 return copy
