@@ -353,6 +353,28 @@ def expected_browser_problems() -> tuple[str, ...]:
 
 
 @pytest.fixture(autouse=True)
+def _close_the_browser_s_pages(request):
+    """After a browser test, every page it opened is closed, its own contexts included.
+
+    The browser and the live server live for the whole session in a worker: a page left
+    open (a big screen, a table's terminal) goes on asking the live server for its updates,
+    and once its test's data is gone it is sent to the log-in page. The test client records
+    every template rendered in its process while it waits for its answer, the live server's
+    thread too: a later test of the worker then read that log-in page's form as its own
+    page's (seen once in CI: ``'AuthenticationForm' object has no attribute 'people'``)."""
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    from playwright.sync_api import Error as PlaywrightError
+
+    # Torn down after pytest-playwright's own context fixtures (set up before them), so
+    # what is left are the contexts the test made itself.
+    for context in request.getfixturevalue("browser").contexts:
+        with contextlib.suppress(PlaywrightError):
+            context.close()
+
+
+@pytest.fixture(autouse=True)
 def _fail_on_browser_problems(request):
     """Every browser test fails when its page broke the CSP or logged an error."""
     if "page" not in request.fixturenames:
