@@ -181,6 +181,8 @@ class BulletinDocument(Document):
         self._section(_("Results"))
         widths = ((0.06, "right"), (0.28, "left"), (0.13, "right"), (0.28, "left"),
                   (0.25, "left"))
+        # Translated once for the document, not once a match (the whole event has 3,840).
+        points_format = _("%(home)d : %(away)d mp")
         for round_, lines in self.bulletin.results:
             self._need(3 * self.line)
             self._say(f"{round_.stage.shown_name} · {round_.label}", bold=True, size=10)
@@ -195,7 +197,8 @@ class BulletinDocument(Document):
                     group = match.group_id
                 self._row((str(match.number), f"{match.home.code} {match.home.shown_name}",
                            self._score(line), f"{match.away.code} {match.away.shown_name}",
-                           self._outcome(line)), widths, shaded=index % 2 == 1)
+                           self._outcome(line, points_format)), widths,
+                          shaded=index % 2 == 1)
             if not lines:
                 self._say(_("No match."), colour=GREY)
             self.y -= 2 * mm
@@ -207,7 +210,7 @@ class BulletinDocument(Document):
         return f"{signed(line.home_total)} : {signed(line.away_total)}"
 
     @staticmethod
-    def _outcome(line) -> str:
+    def _outcome(line, points_format: str) -> str:
         if line.knockout:
             if line.third_place:
                 return _("for third place: %(result)s") % {"result": line.knockout_result}
@@ -218,8 +221,7 @@ class BulletinDocument(Document):
             return _("%(word)s: a team withdrew from the stage") % {"word": line.state_word}
         if not line.has_score:
             return line.state_word
-        points = _("%(home)d : %(away)d mp") % {
-            "home": line.home_points, "away": line.away_points}
+        points = points_format % {"home": line.home_points, "away": line.away_points}
         # A result not official (being corrected) says so, in the pages' word.
         return points if line.state == states.OFFICIAL else f"{points} · {line.state_word}"
 

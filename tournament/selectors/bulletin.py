@@ -13,6 +13,7 @@ The public's bulletin leaves out what the tournament's switches keep off its pub
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -157,8 +158,10 @@ def read_bulletin(tournament: Tournament, day: dt.date | None, *,
     if show("public_results"):
         lines = match_lines(Match.objects.filter(round_id__in=ids), views, switch=False,
                             entered=False, teams=tournament.teams.in_bulk())
-        results = [(r, [line for line in lines if line.match.round_id == r.pk])
-                   for r in rounds]
+        by_round: dict[int, list[MatchLine]] = {r.pk: [] for r in rounds}
+        for line in lines:  # in the rounds' order, each round's by number
+            by_round[line.match.round_id].append(line)
+        results = [(r, by_round[r.pk]) for r in rounds]
         # A withdrawn team's matches are void and its tables out of the travellers: the
         # boxes are told from the tables that count.
         out: dict[int, set[int]] = {}
@@ -269,17 +272,22 @@ def _swings(rounds: list[Round], played: list[BoxResult]) -> list[SwingBox]:
             pair = by_hand[match_id, hand] = [None, None, 0]
         pair[position - 1] = p
         pair[2] += points if home_holds_seat_1[position] else -points
-    swung = []  # (−|swing|, round, match, hand, the two tables), no level box
-    for one, two, swing in by_hand.values():
+    swung = []  # (−|swing|, round, match, hand, order read, the two tables), no level box
+    for index, (one, two, swing) in enumerate(by_hand.values()):
         if one is not None and two is not None and swing:
-            swung.append((-abs(swing), one.round_id, one.match_number, one.hand, (one, two)))
-    swung.sort(key=lambda s: s[:4])
+            swung.append((-abs(swing), one.round_id, one.match_number, one.hand, index,
+                          (one, two)))
+    # Taken largest first from a heap until SWINGS boxes, not all sorted: a whole event
+    # has some 30,000. The order read breaks a tie (as a stable sort would), so the
+    # tables themselves are never compared.
+    heapq.heapify(swung)
     # A box once, at the match where it swung most: where one deal set serves the field,
     # the same cards swing at many matches, and the section is about boxes.
     per_match = {r.pk: r.rules.deal_scope == DealScope.MATCH for r in rounds}
     seen: set = set()
     chosen = []
-    for *_order, pair in swung:
+    while swung:
+        *_order, pair = heapq.heappop(swung)
         box = pair[0].key(per_match[pair[0].round_id])
         if box in seen:
             continue
