@@ -435,7 +435,9 @@ def main() -> None:
                 rows.append((name, path, seconds, size, target, met))
                 if not met:
                     missed.append(name)
-                elif not met_with_margin(seconds, target.seconds, loop):
+                # Issue 59's verdict, as bench/printing.py gives it: the time scaled to
+                # the reference machine, whatever this machine's own time says.
+                if not met_with_margin(seconds, target.seconds, loop):
                     short.append(name)
                 print(f"{seconds * 1000:8.0f} ms {size / 1024:9,.0f} KiB  {path}  ({name}, "
                       f"{who}) [target < {target.words}: {'met' if met else 'NOT met'}; "
@@ -444,7 +446,7 @@ def main() -> None:
         print(f"not measured: {line}")
     print(f"{len(rows)} addresses measured, {len(rows) - len(missed)} met their target"
           + (f"; NOT met: {', '.join(dict.fromkeys(missed))}" if missed else ""))
-    print(f"{len(rows) - len(missed) - len(short)} met it with the margin (scaled to the "
+    print(f"{len(rows) - len(short)} met issue 59's margin (the time scaled to the "
           f"reference machine, a third under the target)"
           + (f"; without the margin: {', '.join(dict.fromkeys(short))}" if short else ""))
     print(load(), f"; the calibration loop again: {calibration_loop():.3f} s")
