@@ -6,6 +6,7 @@ records of ``scoring.standings``, with every mistake named by its path in the do
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +137,13 @@ def _match(match: Any, path: str, round_: int, known: set[str], rules: Rules) ->
                         away_gins=gins[AWAY])
 
 
+# A whole event's document holds some 60,000 hands of a few hundred kinds (an outcome and
+# two deadwood counts, under one set of rules, all of it hashable): each kind is scored
+# once, not once a hand (issue 59: two thirds of the command's time). A refusal is not
+# kept, and says where it was found each time.
+_scored = functools.lru_cache(maxsize=4096)(score_hand)
+
+
 def _hand(hand: Any, path: str, rules: Rules) -> tuple[int, str | None]:
     """The home side's points of a hand, and the side that made gin or Big Gin."""
     _object(hand, path, HAND_KEYS, required={"outcome"})
@@ -154,8 +162,8 @@ def _hand(hand: Any, path: str, rules: Rules) -> tuple[int, str | None]:
         if key in hand:
             deadwoods[key] = _int(hand[key], f"{path}.{key}", low=0)
     try:
-        score = score_hand(outcome, deadwoods.get("declarer_deadwood"),
-                           deadwoods.get("opponent_deadwood"), rules=rules)
+        score = _scored(outcome, deadwoods.get("declarer_deadwood"),
+                        deadwoods.get("opponent_deadwood"), rules=rules)
     except RuleError as error:
         raise DocumentError(path, str(error)) from None
     home_points = score.declarer_points if declarer == HOME else score.opponent_points
