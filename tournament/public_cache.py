@@ -73,7 +73,6 @@ logger = logging.getLogger(__name__)
 
 SITE = "site"  # the generation of pages that show every tournament (the list of them)
 API_PREFIX = "/api/"
-_CACHEABLE = SCOPE_MARK
 _ROUND = "_public_cache_round"
 
 
@@ -177,7 +176,7 @@ def cache_public(scope_of=None):
         def wrapper(request, *args, **kwargs):
             response = view(request, *args, **kwargs)
             scope = scope_of(request, *args, **kwargs) if scope_of else kwargs.get("slug")
-            setattr(response, _CACHEABLE, scope or SITE)
+            setattr(response, SCOPE_MARK, scope or SITE)
             return response
 
         return wrapper
@@ -187,7 +186,7 @@ def cache_public(scope_of=None):
 
 def mark_public(response, scope: str | None) -> None:
     """The same mark for a response made elsewhere (the JSON API)."""
-    setattr(response, _CACHEABLE, scope or SITE)
+    setattr(response, SCOPE_MARK, scope or SITE)
 
 
 _RELEASE_FILES = (".py", ".html", ".mo", ".css", ".js")
@@ -211,7 +210,7 @@ def release() -> str:
 
 def is_marked_public(response) -> bool:
     """Whether a public view (or this cache, handing out a kept page) marked it."""
-    return getattr(response, _CACHEABLE, None) is not None
+    return getattr(response, SCOPE_MARK, None) is not None
 
 
 def _entry_key(request) -> str:
@@ -371,7 +370,7 @@ class PublicCacheMiddleware:
         guess = previous.get("place") if previous is not None and len(scopes) > 1 else None
         before = generations(scopes + (_names(scopes[-1], *guess) if guess else []))
         response = self.get_response(request)
-        scope = getattr(response, _CACHEABLE, None)
+        scope = getattr(response, SCOPE_MARK, None)
         if (scope is None and request.path_info.startswith(API_PREFIX)
                 and "private" not in response.get("Cache-Control", "")):
             scope = scopes[-1]  # the API's public reads (not a device's answers)
